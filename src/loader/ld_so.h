@@ -6,6 +6,7 @@
 // tests/loader_ld_so_differential_test.cc.
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,11 +18,14 @@
 
 namespace tfgpu::loader {
 
+class FileIndex;
+
 // One object in the process's link map, with what ld.so uses of it.
 struct LinuxObject {
   std::string path;   // l_name: as the loader opened it; the main program's real path
   ElfInfo elf;        // SONAME, DT_NEEDED, DT_RPATH, DT_RUNPATH, class, machine
-  int loaded_by = -1; // index of the object that caused it to be loaded (l_loader); -1 for the main program
+  int loaded_by = -1; // index of the object whose DT_NEEDED loaded it (l_loader); -1 for the main program
+                      // and for objects loaded by dlopen (glibc keeps no loader for those)
   std::vector<std::string> names;  // names it was requested by (DT_NEEDED entries, dlopen arguments)
 };
 
@@ -58,6 +62,11 @@ class LdSo {
   // breadth first. When everything is found the new objects join the process, so later
   // loads see them as a real process would; on failure the process is unchanged.
   LoadResult dlopen(const std::string& name);
+  // The same, called from objects[caller] instead of process().caller.
+  LoadResult dlopen_from(int caller, const std::string& name);
+
+  // Index of the loaded object whose path (as loaded) is `path`; -1 when none.
+  int index_of(std::string_view path) const;
 
   const LinuxProcess& process() const { return process_; }
 
@@ -66,6 +75,7 @@ class LdSo {
   const Snapshot* snapshot_;
   LinuxProcess process_;
   LdSoOptions options_;
+  std::shared_ptr<const FileIndex> index_;
 };
 
 // The ld.so.cache lookup alone: the first entry for `name` whose arch matches the

@@ -6,6 +6,7 @@
 // Pure: reads only the Snapshot and the WindowsProcess. Sources are cited in the .cc.
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,8 @@
 #include "util/error.h"
 
 namespace tfgpu::loader {
+
+class FileIndex;
 
 // LoadLibraryExW dwFlags that change the search (values as in the Windows SDK).
 enum class SearchFlags : unsigned {
@@ -82,6 +85,7 @@ class WindowsLoader {
   const Snapshot* snapshot_;
   WindowsProcess process_;
   LoadLibraryOptions options_;
+  std::shared_ptr<const FileIndex> index_;
 };
 
 }  // namespace tfgpu::loader
