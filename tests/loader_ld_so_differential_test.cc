@@ -1,7 +1,8 @@
 // Differential test of the ld.so model against glibc's real loader: seeded layouts of
 // real shared libraries (built here by gcc from tests/loader_fixtures/*.c), each
 // dlopened in a child process (tests/loader_fixtures/ld_probe.c) and simulated by
-// loader::LdSo over a Snapshot of the same files. The chosen file (l_name), the objects
+// loader::LdSo over a Snapshot of the same files, read back with the binfmt ELF reader.
+// The chosen file (l_name), the objects
 // newly mapped (in load order) and the failures must agree in every layout.
 #include <gtest/gtest.h>
 
@@ -9,11 +10,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 #include <set>
 #include <sstream>
 
+#include "binfmt/elf.h"
 #include "host/host.h"
 #include "loader/ld_so.h"
 #include "util/strings.h"
@@ -288,26 +291,64 @@ Layout make_layout(const Pool& pool, int index, std::mt19937& rng) {
   return l;
 }
 
-// What a probe of the layout records: every file with its ELF facts.
-Snapshot snapshot_of(const Layout& l) {
+// What a probe records for one file, read with the binfmt ELF reader. A file whose
+// header has the ELF magic but does not parse keeps the class and machine of its header
+// (what ld.so decides on first).
+LibraryFile probe_file(const std::string& path) {
+  LibraryFile lf;
+  lf.path = path;
+  lf.name = fs::path(path).filename().string();
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto elf = binfmt::parse_elf(bytes, path);
+  if (elf) {
+    lf.format = "elf";
+    lf.elf = elf->to_info();
+  } else if (binfmt::looks_like_elf(bytes)) {
+    lf.format = "elf";
+    lf.error = elf.error().message;
+    if (bytes.size() >= 20) {
+      lf.elf.bits = bytes[4] == 1 ? 32 : bytes[4] == 2 ? 64 : 0;
+      lf.elf.machine = binfmt::elf_machine_name(static_cast<uint16_t>(static_cast<uint8_t>(bytes[18]) |
+                                                                      (static_cast<uint8_t>(bytes[19]) << 8)));
+    }
+  } else {
+    lf.format = "unknown";
+    lf.error = elf.error().message;
+  }
+  return lf;
+}
+
+// The ELF facts the reader found must be the ones the variant was linked with.
+std::string reader_disagrees(const LibraryFile& lf, const Variant& v) {
+  if (v.bad != Bad::kNone) return "";
+  const ElfInfo& a = lf.elf;
+  const ElfInfo& b = v.elf;
+  if (!lf.error.empty()) return lf.path + ": " + lf.error;
+  if (a.soname != b.soname || a.rpath != b.rpath || a.runpath != b.runpath || a.bits != b.bits ||
+      a.machine != b.machine)
+    return lf.path + ": binfmt read soname '" + a.soname + "' rpath '" + join(a.rpath, ":") + "' runpath '" +
+           join(a.runpath, ":") + "', linked with '" + b.soname + "' '" + join(b.rpath, ":") + "' '" +
+           join(b.runpath, ":") + "'";
+  // The executables' and callers' libc / ld.so entries are not in the spec: compare ours.
+  if (a.needed != b.needed && !(b.needed.empty() && !a.needed.empty()))
+    return lf.path + ": binfmt read NEEDED " + join(a.needed, ",") + ", linked with " + join(b.needed, ",");
+  return "";
+}
+
+// What a probe of the layout records: every file with its ELF facts, read from disk.
+Snapshot snapshot_of(const Layout& l, std::string* reader_problems) {
   Snapshot s;
   s.origin = "test";
   s.host.arch = "x86_64";
   s.loader.default_dirs = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib", "/usr/lib"};
   s.loader.ld_cache_state.status = ProbeStatus::kOk;  // no entry for the libldm* names (checked below)
   for (const auto& f : l.files) {
-    LibraryFile lf;
-    lf.path = f.path;
-    lf.name = fs::path(f.path).filename().string();
+    LibraryFile lf = probe_file(f.path);
     if (!f.variant) {
       lf.symlink_target = f.symlink_target;
-      lf.format = "elf";
-    } else if (f.variant->bad == Bad::kNotElf) {
-      lf.format = "unknown";
-      lf.error = "invalid ELF header";
-    } else {
-      lf.format = "elf";
-      lf.elf = f.variant->elf;
+    } else if (std::string d = reader_disagrees(lf, *f.variant); !d.empty()) {
+      *reader_problems += d + "\n";
     }
     s.libraries.push_back(lf);
   }
@@ -363,7 +404,9 @@ std::string compare(const Layout& l) {
     return "probe did not run: " + (run ? run->describe() + " " + run->err + run->out : run.error().message);
   auto real = parse_probe(run->out);
 
-  Snapshot snap = snapshot_of(l);
+  std::string reader_problems;
+  Snapshot snap = snapshot_of(l, &reader_problems);
+  if (!reader_problems.empty()) return "ELF reader: " + reader_problems;
   LinuxProcess proc;
   proc.cwd = l.root + "/w";
   proc.ld_library_path = l.llp;

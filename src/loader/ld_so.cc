@@ -401,6 +401,19 @@ class Searcher {
   }
 
   void classify(const LibraryFile& f, Step& step) const {
+    // open_verify checks e_ident's class before anything else and e_machine next: a file
+    // of the other class is skipped even when the rest of it could not be parsed.
+    if (f.format == "elf" && f.elf.bits != 0 && f.elf.bits != arch_.bits) {
+      step.why = Why::kWrongClass;
+      step.detail = "ELFCLASS" + std::to_string(f.elf.bits);
+      return;
+    }
+    if (f.format == "elf" && !f.elf.machine.empty() && !arch_.machine.empty() &&
+        norm_machine(f.elf.machine) != arch_.machine) {
+      step.why = Why::kWrongMachine;
+      step.detail = f.elf.machine;
+      return;
+    }
     if (!f.error.empty()) {
       bool denied = icontains(f.error, "permission denied") || starts_with(to_lower(f.error), "unreadable");
       step.why = denied ? Why::kUnreadable : Why::kInvalid;
@@ -410,17 +423,6 @@ class Searcher {
     if (!f.format.empty() && f.format != "elf") {
       step.why = Why::kInvalid;
       step.detail = "invalid ELF header";
-      return;
-    }
-    if (f.elf.bits != 0 && f.elf.bits != arch_.bits) {
-      step.why = Why::kWrongClass;
-      step.detail = "ELFCLASS" + std::to_string(f.elf.bits);
-      return;
-    }
-    std::string m = norm_machine(f.elf.machine);
-    if (!m.empty() && !arch_.machine.empty() && m != arch_.machine) {
-      step.why = Why::kWrongMachine;
-      step.detail = f.elf.machine;
       return;
     }
     step.why = Why::kChosen;

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "host/host.h"  // Platform
 #include "loader/ld_so.h"
 #include "loader/load_library.h"
 #include "snapshot/snapshot.h"
