@@ -26,10 +26,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kLayouts = 120;
+constexpr int kLayouts = 150;
 constexpr unsigned kSeed = 20261130;
 const char* const kNames[] = {"libldmA.so.1", "libldmB.so.1", "libldmC.so.1", "libldmD.so.1"};
 const char* const kDirs[] = {"bin/erp", "c", "d0", "d1", "d2", "d3", "w"};
+
+// What this machine's ld.so does that the layouts depend on, asked of ld.so itself.
+struct SystemFacts {
+  std::vector<std::string> default_dirs;    // "(system search path)" lines of ld.so --help
+  std::vector<std::string> hwcaps_subdirs;  // subdirs tried in each dir, from LD_DEBUG=libs
+  std::string lib_token;                    // $LIB, as the model derives it from the default dirs
+  std::string platform = "x86_64";          // $PLATFORM (AT_PLATFORM on x86-64)
+  std::vector<std::string> extra_dirs;      // placement dirs reached only through $PLATFORM, $LIB, hwcaps
+};
 
 enum class Bad { kNone, kWrongClass, kWrongMachine, kNotElf };
 
@@ -111,6 +120,7 @@ const Pool& pool() {
     add_caller("caller_runpath32", ElfInfo{.runpath = {"$ORIGIN/../d3", "$ORIGIN/../d2/"}});
     add_caller("caller_rpath_origin", ElfInfo{.rpath = {"$ORIGIN"}});
     add_caller("caller_needs_d", ElfInfo{.runpath = {"$ORIGIN/../d3"}});
+    add_caller("caller_platform_lib", ElfInfo{.rpath = {"$ORIGIN/../p/$PLATFORM", "$ORIGIN/../${LIB}", "$ORIGIN/../d1"}});
 
     // Library variants: names A..D, A needs from {B,C,D}, B from {C,D}, C from {D}.
     std::mt19937 rng(kSeed);
@@ -148,7 +158,10 @@ const Pool& pool() {
       const Variant& base = pool.libs[kNames[n]].front();
       std::string cls = "bad_class" + std::to_string(n), mach = "bad_mach" + std::to_string(n),
                   text = "bad_text" + std::to_string(n);
-      s += "cp " + base.file + " " + cls + " && printf '\\001' | dd of=" + cls + " bs=1 seek=4 conv=notrunc 2>/dev/null\n";
+      // A real 32-bit build where gcc -m32 links; otherwise ELFCLASS32 written into e_ident of a copy.
+      s += "gcc -m32 -shared -nostdlib -fPIC " + quote(fx + "/lib.c") + " -Wl,-soname," + kNames[n] + " -o " + cls +
+           " 2>/dev/null || { cp " + base.file + " " + cls + " && printf '\\001' | dd of=" + cls +
+           " bs=1 seek=4 conv=notrunc 2>/dev/null; }\n";
       s += "cp " + base.file + " " + mach + " && printf '\\267\\000' | dd of=" + mach +
            " bs=1 seek=18 conv=notrunc 2>/dev/null\n";
       s += "printf 'this is not a shared library, only text standing where one is expected by name\\n' > " + text + "\n";
@@ -166,6 +179,51 @@ const Pool& pool() {
     return pool;
   }();
   return p;
+}
+
+const SystemFacts& system_facts() {
+  static SystemFacts f = [] {
+    SystemFacts facts;
+    static auto host = make_system_host();
+    facts.platform = host->os_release().machine;
+    // The interpreter named in the probe's own link map answers --help with its dirs.
+    ProcessSpec spec{{pool().probe}, std::chrono::milliseconds(20000)};
+    auto run = host->run(spec);
+    std::string ldso;
+    if (run)
+      for (const auto& line : split(run->out, '\n'))
+        if (line.find("/ld-linux") != std::string::npos) ldso = line.substr(line.rfind(' ') + 1);
+    if (!ldso.empty())
+      if (auto help = host->run({{ldso, "--help"}, std::chrono::milliseconds(20000)}))
+        for (const auto& line : split(help->out, '\n'))
+          if (line.find("(system search path)") != std::string::npos)
+            facts.default_dirs.push_back(std::string(trim(line.substr(0, line.find('(')))));
+    for (const auto& d : facts.default_dirs)
+      if (facts.lib_token.empty() && (starts_with(d, "/lib/") || starts_with(d, "/lib64"))) facts.lib_token = d.substr(1);
+    // LD_DEBUG=libs shows every subdirectory tried inside a search dir, in order.
+    const std::string marker = "/nonexistent-ldm-marker";
+    ProcessSpec dbg{{pool().probe, "libldmNONE.so.9"}, std::chrono::milliseconds(20000)};
+    dbg.env_overrides = {{"LD_DEBUG", "libs"}, {"LD_LIBRARY_PATH", marker}};
+    if (auto r = host->run(dbg))
+      for (const auto& line : split(r->err, '\n')) {
+        size_t at = line.find("trying file=" + marker + "/");
+        if (at == std::string::npos) continue;
+        std::string rest = line.substr(at + 12 + marker.size() + 1);
+        size_t slash = rest.rfind('/');
+        if (slash == std::string::npos) break;  // the dir itself: the subdirs are done
+        std::string sub = rest.substr(0, slash);
+        if (std::find(facts.hwcaps_subdirs.begin(), facts.hwcaps_subdirs.end(), sub) == facts.hwcaps_subdirs.end())
+          facts.hwcaps_subdirs.push_back(sub);
+      }
+    facts.extra_dirs.push_back("p/" + facts.platform);
+    if (!facts.lib_token.empty()) facts.extra_dirs.push_back(facts.lib_token);
+    if (!facts.hwcaps_subdirs.empty()) {
+      facts.extra_dirs.push_back("d1/" + facts.hwcaps_subdirs.front());
+      facts.extra_dirs.push_back("d2/" + facts.hwcaps_subdirs.back());
+    }
+    return facts;
+  }();
+  return f;
 }
 
 struct Placed {
@@ -194,12 +252,14 @@ struct Layout {
   }
 };
 
-Layout make_layout(const Pool& pool, int index, std::mt19937& rng) {
+Layout make_layout(const Pool& pool, const SystemFacts& facts, int index, std::mt19937& rng) {
   Layout l;
+  std::vector<std::string> dirs(std::begin(kDirs), std::end(kDirs));
+  dirs.insert(dirs.end(), facts.extra_dirs.begin(), facts.extra_dirs.end());
   l.root = pool.dir + "/../loader_diff/L" + std::to_string(index);
   fs::create_directories(l.root);
   l.root = fs::canonical(l.root).string();
-  for (const char* d : kDirs) fs::create_directories(l.root + "/" + d);
+  for (const auto& d : dirs) fs::create_directories(l.root + "/" + d);
   auto pick = [&rng](size_t n) { return static_cast<size_t>(rng() % n); };
   auto chance = [&rng](int percent) { return static_cast<int>(rng() % 100) < percent; };
   auto place = [&l](const Variant& v, const std::string& path) {
@@ -218,20 +278,20 @@ Layout make_layout(const Pool& pool, int index, std::mt19937& rng) {
   }
   for (const char* name : kNames) {
     const auto& variants = pool.libs.at(name);
-    int copies = static_cast<int>(pick(4));
-    if (std::string(name) == "libldmA.so.1") copies = std::max(copies, 1);
+    // One to three copies each, so that most searches find something and the order decides.
+    int copies = 1 + static_cast<int>(pick(3));
     for (int c = 0; c < copies; ++c)
-      place(variants[pick(variants.size())], l.root + "/" + kDirs[pick(std::size(kDirs))] + "/" + name);
+      place(variants[pick(variants.size())], l.root + "/" + dirs[pick(dirs.size())] + "/" + name);
   }
   if (chance(30)) {
     const char* name = kNames[pick(4)];
     const auto& bad = pool.bad.at(name);
-    place(bad[pick(bad.size())], l.root + "/" + kDirs[pick(std::size(kDirs))] + "/" + name);
+    place(bad[pick(bad.size())], l.root + "/" + dirs[pick(dirs.size())] + "/" + name);
   }
   // SONAME vs file name: an unversioned file name, a copy or a symlink to the .so.1.
   bool unversioned = chance(25);
   if (unversioned) {
-    std::string dir = l.root + "/" + kDirs[pick(std::size(kDirs))];
+    std::string dir = l.root + "/" + dirs[pick(dirs.size())];
     bool linked = false;
     if (chance(50))
       for (const auto& f : l.files)
@@ -246,9 +306,9 @@ Layout make_layout(const Pool& pool, int index, std::mt19937& rng) {
       place(variants[pick(variants.size())], dir + "/libldmA.so");
     }
   }
-  if (chance(70)) {
+  if (chance(85)) {
     std::vector<std::string> entries;
-    int n = 1 + static_cast<int>(pick(4));
+    int n = 2 + static_cast<int>(pick(4));
     for (int i = 0; i < n; ++i) {
       int k = static_cast<int>(pick(10));
       if (k < 6)
@@ -264,6 +324,21 @@ Layout make_layout(const Pool& pool, int index, std::mt19937& rng) {
     }
     std::string sep = chance(20) ? ";" : ":";
     l.llp = join(entries, sep);
+    // Put copies where the search will look, so that most layouts load and the order decides.
+    std::vector<std::string> reachable;
+    for (const auto& e : entries)
+      if (starts_with(e, l.root)) reachable.push_back(normalize_path(e));
+    if (!reachable.empty())
+      for (const char* name : kNames)
+        if (chance(std::string(name) == "libldmA.so.1" ? 70 : 55)) {
+          const auto& variants = pool.libs.at(name);
+          std::string dir = reachable[pick(reachable.size())];
+          if (chance(25) && !facts.hwcaps_subdirs.empty()) {
+            dir += "/" + facts.hwcaps_subdirs[pick(facts.hwcaps_subdirs.size())];
+            fs::create_directories(dir);
+          }
+          place(variants[pick(variants.size())], dir + "/" + name);
+        }
   }
   // What to dlopen: sometimes first a library by path (then its SONAME answers later
   // DT_NEEDED entries), then the target by SONAME, file name, path or $ORIGIN path.
@@ -337,11 +412,11 @@ std::string reader_disagrees(const LibraryFile& lf, const Variant& v) {
 }
 
 // What a probe of the layout records: every file with its ELF facts, read from disk.
-Snapshot snapshot_of(const Layout& l, std::string* reader_problems) {
+Snapshot snapshot_of(const Layout& l, const SystemFacts& facts, std::string* reader_problems) {
   Snapshot s;
   s.origin = "test";
-  s.host.arch = "x86_64";
-  s.loader.default_dirs = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib", "/usr/lib"};
+  s.host.arch = facts.platform;  // the model derives $PLATFORM from it and $LIB from the default dirs
+  s.loader.default_dirs = facts.default_dirs;
   s.loader.ld_cache_state.status = ProbeStatus::kOk;  // no entry for the libldm* names (checked below)
   for (const auto& f : l.files) {
     LibraryFile lf = probe_file(f.path);
@@ -355,14 +430,14 @@ Snapshot snapshot_of(const Layout& l, std::string* reader_problems) {
   return s;
 }
 
-struct Step {
+struct ProbeStep {
   bool ok = false;
   std::string text;  // l_name or dlerror()
   std::vector<std::string> map;
 };
 
-std::vector<Step> parse_probe(const std::string& out) {
-  std::vector<Step> steps(1);
+std::vector<ProbeStep> parse_probe(const std::string& out) {
+  std::vector<ProbeStep> steps(1);
   std::istringstream in(out);
   std::string line;
   while (std::getline(in, line)) {
@@ -387,7 +462,28 @@ std::vector<Step> parse_probe(const std::string& out) {
 std::string before_colon(const std::string& s) { return s.substr(0, s.find(": ")); }
 
 // Runs one layout through the real loader and the model; "" when they agree.
-std::string compare(const Layout& l) {
+// Which rule decided a step, for the coverage lines ("DT_RPATH of caller", "hwcaps subdir").
+std::string decided_by(const Layout& l, const LoadResult& m) {
+  const Resolution& r = m.root;
+  if (m.outcome != Outcome::kFound) {
+    if (!r.trail.empty() && r.trail.back().why == Why::kInvalid) return "failed: invalid file";
+    return m.root.outcome == Outcome::kFound ? "failed: missing dependency" : "failed: not found";
+  }
+  const Step& s = r.trail.back();
+  if (s.why == Why::kAlreadyLoaded) return "already loaded";
+  std::string src = s.source;
+  if (starts_with(src, "DT_RPATH of ") || starts_with(src, "DT_RUNPATH of ")) {
+    std::string who = src.substr(src.find(" of ") + 4);
+    std::string kind = src.substr(0, src.find(" of "));
+    src = kind + (who == l.caller_path ? " of caller" : ends_with(who, "/ld_probe") ? " of main" : " of a library");
+  }
+  for (const auto& step : r.trail)
+    if (step.why == Why::kWrongClass || step.why == Why::kWrongMachine) src += ", after skipping wrong class/machine";
+  if (s.dir.find("glibc-hwcaps") != std::string::npos || ends_with(s.dir, "/x86_64")) src += " (hwcaps subdir)";
+  return "chosen via " + src;
+}
+
+std::string compare(const Layout& l, const SystemFacts& facts, std::map<std::string, int>* covered) {
   ProcessSpec spec;
   spec.argv = {l.root + "/bin/ld_probe", "--chdir", l.root + "/w"};
   if (l.caller) {
@@ -405,11 +501,12 @@ std::string compare(const Layout& l) {
   auto real = parse_probe(run->out);
 
   std::string reader_problems;
-  Snapshot snap = snapshot_of(l, &reader_problems);
+  Snapshot snap = snapshot_of(l, facts, &reader_problems);
   if (!reader_problems.empty()) return "ELF reader: " + reader_problems;
   LinuxProcess proc;
   proc.cwd = l.root + "/w";
   proc.ld_library_path = l.llp;
+  proc.hwcaps_subdirs = facts.hwcaps_subdirs;
   LinuxObject main_obj;
   main_obj.path = l.root + "/bin/ld_probe";
   main_obj.elf = l.exe->elf;
@@ -436,7 +533,7 @@ std::string compare(const Layout& l) {
       diff << "no real result for step " << step;
       break;
     }
-    const Step& r = real[step];
+    const ProbeStep& r = real[step];
     bool is_caller_step = l.caller && i == 0;
     LoadResult m = ld->dlopen_from(is_caller_step ? 0 : caller, names[i]);
     std::vector<std::string> before(real[step - 1].map), after(r.map);
@@ -444,6 +541,10 @@ std::string compare(const Layout& l) {
     for (const auto& a : after)
       if (std::find(before.begin(), before.end(), a) == before.end()) real_new.push_back(a);
     bool model_ok = m.outcome == Outcome::kFound;
+    (*covered)[decided_by(l, m)]++;
+    for (const auto& d : m.closure)
+      if (d.resolution.outcome == Outcome::kFound && d.resolution.trail.back().why == Why::kChosen)
+        (*covered)["dependency " + decided_by(l, LoadResult{d.resolution, {}, Outcome::kFound, "", })]++;
     if (r.ok != model_ok) {
       diff << "step " << step << " (" << names[i] << "): real " << (r.ok ? "ok " : "failed: ") << r.text << ", model "
            << to_string(m.outcome) << " " << m.error << "\n"
@@ -474,14 +575,18 @@ TEST(LdSoDifferential, ModelChoosesWhatGlibcDlopenChoosesInEveryGeneratedLayout)
   ASSERT_TRUE(cache.has_value());
   ASSERT_EQ(trim(cache->out), "0") << "libldm* names are in the system's ld.so.cache";
 
+  const SystemFacts& facts = system_facts();
+  ASSERT_FALSE(facts.default_dirs.empty()) << "ld.so --help listed no system search path";
+  std::printf("[ loader ] ld.so: $LIB=%s $PLATFORM=%s, %zu hwcaps subdirs, default dirs %s\n", facts.lib_token.c_str(),
+              facts.platform.c_str(), facts.hwcaps_subdirs.size(), join(facts.default_dirs, ":").c_str());
   fs::remove_all(p.dir + "/../loader_diff");
   std::mt19937 rng(kSeed);
   int agree = 0;
   std::map<std::string, int> covered;
   std::string failures;
   for (int i = 0; i < kLayouts; ++i) {
-    Layout l = make_layout(p, i, rng);
-    std::string d = compare(l);
+    Layout l = make_layout(p, facts, i, rng);
+    std::string d = compare(l, facts, &covered);
     if (d.empty()) {
       ++agree;
     } else if (failures.size() < 20000) {
@@ -493,8 +598,11 @@ TEST(LdSoDifferential, ModelChoosesWhatGlibcDlopenChoosesInEveryGeneratedLayout)
     if (l.llp) covered[l.llp->find("::") != std::string::npos || starts_with(*l.llp, ":") || ends_with(*l.llp, ":")
                            ? "LD_LIBRARY_PATH with empty entry"
                            : "LD_LIBRARY_PATH"]++;
-    for (const auto& f : l.files)
+    for (const auto& f : l.files) {
       if (f.variant && f.variant->bad != Bad::kNone) covered["bad file"]++;
+      for (const auto& extra : facts.extra_dirs)
+        if (f.path.find("/" + extra + "/") != std::string::npos) covered["file in " + extra]++;
+    }
   }
   std::printf("[ loader ] %d/%d layouts agree with glibc dlopen\n", agree, kLayouts);
   for (const auto& [what, n] : covered) std::printf("[ loader ]   %-36s %d\n", what.c_str(), n);
