@@ -1,7 +1,7 @@
 // The glibc dynamic loader's search, as specified by ld.so(8) and implemented in
 // glibc 2.36 elf/dl-load.c (_dl_map_object, open_path, open_verify, fillin_rpath,
 // _dl_dst_substitute) and elf/dl-deps.c (_dl_map_object_deps). Comments cite the rule
-// each piece follows; tests/loader_ld_so_differential_test.cc checks the result against
+// each piece follows; tests/loader_ld_so_differential_posix_test.cc checks the result against
 // the real loader.
 
 #include "loader/ld_so.h"

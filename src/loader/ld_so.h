@@ -3,7 +3,7 @@
 // which file dlopen(name) or a DT_NEEDED entry resolves to in a given process, why
 // every earlier place was passed over, and the DT_NEEDED closure. Pure: it reads only
 // the Snapshot and the LinuxProcess it is given. Checked against the real loader by
-// tests/loader_ld_so_differential_test.cc.
+// tests/loader_ld_so_differential_posix_test.cc.
 
 #include <functional>
 #include <memory>

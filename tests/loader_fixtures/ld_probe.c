@@ -1,4 +1,4 @@
-/* The real loader's answer, for tests/loader_ld_so_differential_test.cc.
+/* The real loader's answer, for tests/loader_ld_so_differential_posix_test.cc.
    Usage: ld_probe [--chdir DIR] [--caller LIB] NAME...
    Optionally dlopens LIB (by path, RTLD_NOW | RTLD_GLOBAL) and then asks its
    caller_dlopen() to dlopen each NAME, so the search runs on behalf of LIB (its
