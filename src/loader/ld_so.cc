@@ -180,7 +180,7 @@ class Searcher {
         r.error = name + ": cannot open shared object file: $ORIGIN of the loading object is unknown";
         return r;
       }
-      try_file(p, r, st, "path given", "", *expanded);
+      try_file(p, r, st, "path given", dir_name(*expanded, PathStyle::kPosix), *expanded);
       finish(r, st);
       if (r.outcome == Outcome::kNotFound && st.other_class)
         r.error = *expanded + ": wrong ELF class: ELFCLASS" + std::to_string(arch_.bits == 64 ? 32 : 64);

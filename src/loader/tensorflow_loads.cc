@@ -123,8 +123,9 @@ Result<TfProcess> tensorflow_process(const Snapshot& snapshot, const PythonEnv& 
   for (const auto& f : snapshot.libraries) {
     if (!starts_with(normalize_path(f.path), loc + "/")) continue;
     if (f.name == "_pywrap_tensorflow_internal.so" && !pywrap) pywrap = &f;
-    if (starts_with(f.name, "libtensorflow_framework.so") && !framework &&
-        (f.symlink_target.empty() || f.name.find(".so.") != std::string::npos))
+    // libtensorflow_framework.so.N (its SONAME) rather than the unversioned link to it.
+    if (starts_with(f.name, "libtensorflow_framework.so") &&
+        (!framework || (framework->name.find(".so.") == std::string::npos && f.name.find(".so.") != std::string::npos)))
       framework = &f;
   }
   int pywrap_index = -1;
