@@ -1,0 +1,67 @@
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "util/error.h"
+
+namespace tfgpu {
+
+int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out, std::ostream& err,
+            bool stdout_is_terminal) {
+  CLI::App app{"tfgpu: make TensorFlow use your NVIDIA GPU, and prove that it does.", "tfgpu"};
+  app.set_version_flag("--version", std::string("tfgpu ") + TFGPU_VERSION);
+  app.require_subcommand(0, 1);
+  app.fallthrough();  // global options may follow the subcommand: `tfgpu doctor --json`
+
+  GlobalOptions global;
+  bool json = false;
+  bool markdown = false;
+  std::string color = "auto";
+  app.add_option("--kb", global.kb_dir, "Read the knowledge base from DIR/*.toml instead of the built-in copy")
+      ->option_text("DIR");
+  auto* json_flag = app.add_flag("--json", json, "Machine-readable JSON output");
+  app.add_flag("--markdown", markdown, "Markdown output to paste into a bug report")->excludes(json_flag);
+  app.add_option("--color", color, "Colour: auto (terminal only, honours NO_COLOR), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+
+  std::vector<std::pair<CLI::App*, CommandRunner>> commands;
+  for (const auto& spec : command_table()) {
+    CLI::App* sub = app.add_subcommand(spec.name, spec.summary);
+    if (spec.hidden) sub->group("");
+    commands.emplace_back(sub, spec.define(*sub));
+  }
+
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::CallForAllHelp&) {
+    out << app.help("", CLI::AppFormatMode::All);
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    out << "tfgpu " << TFGPU_VERSION << "\n";
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    err << "tfgpu: " << e.what() << " (see tfgpu --help)\n";
+    return kExitUsage;
+  }
+
+  global.format = json ? OutputFormat::kJson : markdown ? OutputFormat::kMarkdown : OutputFormat::kText;
+  bool no_color_env = host.env("NO_COLOR").has_value();
+  global.color = color == "always" || (color == "auto" && stdout_is_terminal && !no_color_env &&
+                                       global.format == OutputFormat::kText);
+
+  for (auto& [sub, runner] : commands) {
+    if (sub->parsed()) {
+      CommandIo io{host, out, err, global};
+      return runner(io);
+    }
+  }
+  out << app.help();
+  return kExitOk;
+}
+
+}  // namespace tfgpu

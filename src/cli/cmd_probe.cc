@@ -1,0 +1,14 @@
+// `tfgpu probe`: placeholder until its issue lands; says so plainly and exits 3.
+#include "cli/command.h"
+#include "util/error.h"
+
+namespace tfgpu {
+
+CommandRunner define_probe(CLI::App&) {
+  return [](CommandIo& io) {
+    io.err << "tfgpu probe: not implemented yet in this build\n";
+    return static_cast<int>(kExitInternal);
+  };
+}
+
+}  // namespace tfgpu

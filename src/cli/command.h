@@ -1,0 +1,50 @@
+#pragma once
+// What every subcommand gets, and the one table that lists the subcommands.
+// Adding a command = one cmd_<name>.cc defining `define_<name>` + one row in
+// command_table() (commands.cc) + its tests.
+
+#include <functional>
+#include <ostream>
+#include <span>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "host/host.h"
+
+namespace tfgpu {
+
+enum class OutputFormat { kText, kJson, kMarkdown };
+
+struct GlobalOptions {
+  std::string kb_dir;                     // --kb DIR: read kb/*.toml from here instead of the embedded copy
+  OutputFormat format = OutputFormat::kText;
+  bool color = false;                     // resolved: --color, NO_COLOR, and whether stdout is a terminal
+};
+
+struct CommandIo {
+  Host& host;
+  std::ostream& out;
+  std::ostream& err;
+  const GlobalOptions& global;
+};
+
+// Runs a parsed command; returns the process exit code (util/error.h ExitCode).
+using CommandRunner = std::function<int(CommandIo&)>;
+
+struct CommandSpec {
+  const char* name;
+  const char* summary;
+  // Adds the command's options to `sub` (bound to state it owns) and returns its runner.
+  CommandRunner (*define)(CLI::App& sub);
+  bool hidden = false;  // internal commands (child-process entry points)
+};
+
+std::span<const CommandSpec> command_table();
+
+// The whole command line: parses args (without argv[0]), runs the chosen command.
+// `stdout_is_terminal` decides colour in --color=auto mode.
+int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out, std::ostream& err,
+            bool stdout_is_terminal = false);
+
+}  // namespace tfgpu

@@ -1,0 +1,27 @@
+// The table of subcommands: one row each (see command.h).
+#include "cli/command.h"
+
+namespace tfgpu {
+
+CommandRunner define_doctor(CLI::App& sub);
+CommandRunner define_probe(CLI::App& sub);
+CommandRunner define_matrix(CLI::App& sub);
+CommandRunner define_explain(CLI::App& sub);
+CommandRunner define_plan(CLI::App& sub);
+CommandRunner define_verify(CLI::App& sub);
+CommandRunner define_bench(CLI::App& sub);
+
+std::span<const CommandSpec> command_table() {
+  static const CommandSpec kCommands[] = {
+      {"doctor", "Will TensorFlow on this machine use the GPU? If not, exactly what must change", define_doctor},
+      {"probe", "Read the four layers (hardware, driver, CUDA/cuDNN, Python/TF) into a snapshot", define_probe},
+      {"matrix", "Answer version questions from the sourced knowledge base", define_matrix},
+      {"explain", "Read a TensorFlow log or bug report: root cause and fix", define_explain},
+      {"plan", "Choose a consistent version set and write reproducible setup files", define_plan},
+      {"verify", "Prove the GPU works end to end (driver, memory, a kernel, optionally TensorFlow)", define_verify},
+      {"bench", "Measure the GPU: GEMM FP32/TF32/FP16/BF16 and bandwidth against its peak", define_bench},
+  };
+  return kCommands;
+}
+
+}  // namespace tfgpu

@@ -1,0 +1,70 @@
+#pragma once
+// An in-memory machine for tests (ninja's VirtualFileSystem idea): files, symlinks,
+// environment, registry and scripted child processes, so probes run without
+// touching the real machine. Windows fakes compare paths case-insensitively and
+// accept both '\\' and '/'.
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "host/host.h"
+
+namespace tfgpu {
+
+class FakeHost final : public Host {
+ public:
+  explicit FakeHost(Platform platform = Platform::kLinux);
+
+  // --- building the fake machine
+  FakeHost& add_file(const std::string& path, std::string contents, uint32_t mode = 0644);
+  FakeHost& add_dir(const std::string& path, uint32_t mode = 0755);
+  FakeHost& add_symlink(const std::string& path, const std::string& target);
+  FakeHost& set_env(const std::string& name, const std::string& value);
+  FakeHost& set_os_release(OsRelease r);
+  FakeHost& set_current_dir(std::string dir);
+  FakeHost& set_registry_value(const std::string& key, const std::string& value, std::string data);
+  using ProcessHandler = std::function<Result<ProcessResult>(const ProcessSpec&)>;
+  FakeHost& set_process_handler(ProcessHandler handler);
+  // Number of child processes the code under test asked for.
+  int processes_run() const { return processes_run_; }
+
+  // --- Host
+  Platform platform() const override { return platform_; }
+  OsRelease os_release() const override { return os_release_; }
+  std::optional<std::string> env(const std::string& name) const override;
+  std::map<std::string, std::string> environment() const override { return env_; }
+  Result<std::string> read_file(const std::string& path, uint64_t max_bytes = 64u << 20) const override;
+  Result<std::vector<DirEntry>> list_dir(const std::string& path) const override;
+  std::optional<FileInfo> stat(const std::string& path) const override;
+  std::optional<FileInfo> lstat(const std::string& path) const override;
+  Result<std::string> canonical(const std::string& path) const override;
+  std::string current_dir() const override { return cwd_; }
+  Result<ProcessResult> run(const ProcessSpec& spec) const override;
+  std::string self_exe() const override { return self_exe_; }
+  Result<std::string> registry_value(const std::string& key, const std::string& value) const override;
+  Result<std::vector<std::string>> registry_subkeys(const std::string& key) const override;
+
+ private:
+  struct Node {
+    FileType type = FileType::kRegular;
+    std::string contents;  // file data, or the symlink target
+    uint32_t mode = 0644;
+    std::string display_path;  // as first given (original case)
+  };
+  std::string key(const std::string& path) const;
+  std::string resolve(const std::string& path, int depth) const;  // follows symlinks
+  void ensure_parents(const std::string& path);
+
+  Platform platform_;
+  OsRelease os_release_;
+  std::map<std::string, Node> nodes_;  // normalised path -> node
+  std::map<std::string, std::string> env_;
+  std::map<std::string, std::string> registry_;  // normalised "key\0value" -> data
+  std::string cwd_ = "/";
+  std::string self_exe_ = "/usr/local/bin/tfgpu";
+  ProcessHandler process_handler_;
+  mutable int processes_run_ = 0;
+};
+
+}  // namespace tfgpu

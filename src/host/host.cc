@@ -1,0 +1,44 @@
+#include "host/host.h"
+
+#include <fmt/format.h>
+
+namespace tfgpu {
+
+const char* platform_name(Platform p) {
+  switch (p) {
+    case Platform::kLinux:
+      return "linux";
+    case Platform::kWindows:
+      return "windows";
+    case Platform::kMacos:
+      return "macos";
+  }
+  return "unknown";
+}
+
+std::string ProcessResult::describe() const {
+  if (timed_out) return "killed after the timeout (it hung)";
+  if (signal != 0) return fmt::format("crashed: signal {}", signal);
+  if (exited) return fmt::format("exited with {}", exit_code);
+  return "ended abnormally";
+}
+
+Result<std::string> Host::registry_value(const std::string& key, const std::string&) const {
+  return fail(Error::not_found(fmt::format("no registry on this platform ({})", key)));
+}
+
+Result<std::vector<std::string>> Host::registry_subkeys(const std::string& key) const {
+  return fail(Error::not_found(fmt::format("no registry on this platform ({})", key)));
+}
+
+bool Host::is_dir(const std::string& path) const {
+  auto info = stat(path);
+  return info && info->type == FileType::kDirectory;
+}
+
+bool Host::is_file(const std::string& path) const {
+  auto info = stat(path);
+  return info && info->type == FileType::kRegular;
+}
+
+}  // namespace tfgpu

@@ -1,0 +1,101 @@
+#pragma once
+// The one seam through which tfgpu touches the live machine: files, directories,
+// environment, child processes, the registry. host_posix.cc / host_win32.cc
+// implement it for real; FakeHost (fake_host.h) is an in-memory machine for tests.
+// Everything above this layer is pure and works on what a Host returns.
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "util/error.h"
+
+namespace tfgpu {
+
+enum class Platform { kLinux, kWindows, kMacos };
+const char* platform_name(Platform p);  // "linux", "windows", "macos"
+
+enum class FileType { kRegular, kDirectory, kSymlink, kOther };
+
+struct FileInfo {
+  FileType type = FileType::kOther;
+  uint64_t size = 0;
+  uint32_t mode = 0;        // POSIX permission bits (0 where the platform has none)
+  uint32_t uid = 0;         // owner (0 on Windows)
+  std::string link_target;  // for symlinks seen through lstat
+};
+
+struct DirEntry {
+  std::string name;
+  FileType type = FileType::kOther;  // type of the entry itself (a symlink is kSymlink)
+};
+
+struct OsRelease {
+  std::string kernel_name;     // "Linux"
+  std::string kernel_release;  // "6.1.0-18-amd64" or "5.15.146.1-microsoft-standard-WSL2"
+  std::string machine;         // "x86_64"
+};
+
+struct ProcessSpec {
+  std::vector<std::string> argv;  // argv[0] is the program (a path, or a name looked up on PATH)
+  std::chrono::milliseconds timeout{10000};
+  std::map<std::string, std::string> env_overrides;  // set (or, with an empty value, unset)
+  std::string stdin_text;
+  size_t max_output = 16u << 20;  // bytes kept of stdout and of stderr each
+};
+
+struct ProcessResult {
+  int exit_code = -1;      // valid when exited
+  bool exited = false;     // ended on its own with exit_code
+  bool timed_out = false;  // killed by us after spec.timeout
+  int signal = 0;          // POSIX signal that ended it (crash), 0 if none
+  std::string out;
+  std::string err;
+  // "exited with 0", "killed after 5000 ms (timeout)", "crashed: signal 11 (Segmentation fault)"
+  std::string describe() const;
+};
+
+class Host {
+ public:
+  virtual ~Host() = default;
+
+  virtual Platform platform() const = 0;
+  virtual OsRelease os_release() const = 0;
+
+  virtual std::optional<std::string> env(const std::string& name) const = 0;
+  virtual std::map<std::string, std::string> environment() const = 0;
+
+  // Reads at most max_bytes; a longer file is an error, not a silent truncation.
+  virtual Result<std::string> read_file(const std::string& path, uint64_t max_bytes = 64u << 20) const = 0;
+  virtual Result<std::vector<DirEntry>> list_dir(const std::string& path) const = 0;
+  virtual std::optional<FileInfo> stat(const std::string& path) const = 0;   // follows symlinks
+  virtual std::optional<FileInfo> lstat(const std::string& path) const = 0;  // does not
+  virtual Result<std::string> canonical(const std::string& path) const = 0;  // symlinks resolved
+  virtual std::string current_dir() const = 0;
+
+  // Runs a child process with a timeout; a crash or hang of the child is a result,
+  // never a failure of tfgpu.
+  virtual Result<ProcessResult> run(const ProcessSpec& spec) const = 0;
+  // Absolute path of the running tfgpu binary (for re-running itself as a child).
+  virtual std::string self_exe() const = 0;
+
+  // Windows registry value as text (REG_SZ / REG_EXPAND_SZ / REG_DWORD); POSIX hosts
+  // answer not_found. `key` is like "HKLM\\SOFTWARE\\NVIDIA Corporation\\...".
+  virtual Result<std::string> registry_value(const std::string& key, const std::string& value) const;
+  // Names of the subkeys of a registry key.
+  virtual Result<std::vector<std::string>> registry_subkeys(const std::string& key) const;
+
+  // Convenience built on the above.
+  bool exists(const std::string& path) const { return stat(path).has_value(); }
+  bool is_dir(const std::string& path) const;
+  bool is_file(const std::string& path) const;
+};
+
+// The Host of the machine tfgpu runs on (host_posix.cc or host_win32.cc).
+std::unique_ptr<Host> make_system_host();
+
+}  // namespace tfgpu

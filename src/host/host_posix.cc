@@ -1,0 +1,268 @@
+// The live POSIX machine behind the Host seam (Linux and WSL2).
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "host/host.h"
+
+extern char** environ;
+
+namespace tfgpu {
+namespace {
+
+FileInfo to_info(const struct stat& st) {
+  FileInfo info;
+  if (S_ISREG(st.st_mode)) {
+    info.type = FileType::kRegular;
+  } else if (S_ISDIR(st.st_mode)) {
+    info.type = FileType::kDirectory;
+  } else if (S_ISLNK(st.st_mode)) {
+    info.type = FileType::kSymlink;
+  }
+  info.size = static_cast<uint64_t>(st.st_size);
+  info.mode = st.st_mode & 07777;
+  info.uid = st.st_uid;
+  return info;
+}
+
+class PosixHost final : public Host {
+ public:
+  Platform platform() const override { return Platform::kLinux; }
+
+  OsRelease os_release() const override {
+    struct utsname u {};
+    OsRelease r;
+    if (uname(&u) == 0) {
+      r.kernel_name = u.sysname;
+      r.kernel_release = u.release;
+      r.machine = u.machine;
+    }
+    return r;
+  }
+
+  std::optional<std::string> env(const std::string& name) const override {
+    const char* v = std::getenv(name.c_str());
+    if (!v) return std::nullopt;
+    return std::string(v);
+  }
+
+  std::map<std::string, std::string> environment() const override {
+    std::map<std::string, std::string> out;
+    for (char** e = environ; e && *e; ++e) {
+      std::string_view kv(*e);
+      size_t eq = kv.find('=');
+      if (eq == std::string_view::npos) continue;
+      out.emplace(std::string(kv.substr(0, eq)), std::string(kv.substr(eq + 1)));
+    }
+    return out;
+  }
+
+  Result<std::string> read_file(const std::string& path, uint64_t max_bytes) const override {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return fail(Error::io(fmt::format("cannot open {}: {}", path, std::strerror(errno))));
+    std::string data;
+    char buf[65536];
+    while (true) {
+      ssize_t n = ::read(fd, buf, sizeof buf);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        int err = errno;
+        ::close(fd);
+        return fail(Error::io(fmt::format("cannot read {}: {}", path, std::strerror(err))));
+      }
+      if (n == 0) break;
+      if (data.size() + static_cast<size_t>(n) > max_bytes) {
+        ::close(fd);
+        return fail(Error::io(fmt::format("{} is larger than {} bytes", path, max_bytes)));
+      }
+      data.append(buf, static_cast<size_t>(n));
+    }
+    ::close(fd);
+    return data;
+  }
+
+  Result<std::vector<DirEntry>> list_dir(const std::string& path) const override {
+    DIR* d = ::opendir(path.c_str());
+    if (!d) return fail(Error::io(fmt::format("cannot list {}: {}", path, std::strerror(errno))));
+    std::vector<DirEntry> out;
+    while (struct dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      DirEntry entry{name, FileType::kOther};
+      switch (e->d_type) {
+        case DT_REG:
+          entry.type = FileType::kRegular;
+          break;
+        case DT_DIR:
+          entry.type = FileType::kDirectory;
+          break;
+        case DT_LNK:
+          entry.type = FileType::kSymlink;
+          break;
+        case DT_UNKNOWN: {
+          struct stat st {};
+          if (::lstat((path + "/" + name).c_str(), &st) == 0) entry.type = to_info(st).type;
+          break;
+        }
+        default:
+          break;
+      }
+      out.push_back(std::move(entry));
+    }
+    ::closedir(d);
+    return out;
+  }
+
+  std::optional<FileInfo> stat(const std::string& path) const override {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return to_info(st);
+  }
+
+  std::optional<FileInfo> lstat(const std::string& path) const override {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) return std::nullopt;
+    FileInfo info = to_info(st);
+    if (info.type == FileType::kSymlink) {
+      char buf[PATH_MAX];
+      ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
+      if (n >= 0) info.link_target.assign(buf, static_cast<size_t>(n));
+    }
+    return info;
+  }
+
+  Result<std::string> canonical(const std::string& path) const override {
+    char* r = ::realpath(path.c_str(), nullptr);
+    if (!r) return fail(Error::io(fmt::format("cannot resolve {}: {}", path, std::strerror(errno))));
+    std::string out(r);
+    std::free(r);
+    return out;
+  }
+
+  std::string current_dir() const override {
+    char buf[PATH_MAX];
+    if (::getcwd(buf, sizeof buf)) return buf;
+    return ".";
+  }
+
+  std::string self_exe() const override {
+    auto r = canonical("/proc/self/exe");
+    return r ? *r : std::string("tfgpu");
+  }
+
+  Result<ProcessResult> run(const ProcessSpec& spec) const override;
+};
+
+void set_cloexec(int fd) { ::fcntl(fd, F_SETFD, FD_CLOEXEC); }
+
+Result<ProcessResult> PosixHost::run(const ProcessSpec& spec) const {
+  if (spec.argv.empty()) return fail(Error::internal("run: empty argv"));
+  int out_pipe[2], err_pipe[2], in_pipe[2];
+  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0 || ::pipe(in_pipe) != 0) {
+    return fail(Error::io(fmt::format("pipe: {}", std::strerror(errno))));
+  }
+  for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], in_pipe[0], in_pipe[1]}) set_cloexec(fd);
+
+  // Build argv/envp before fork: only async-signal-safe calls after it.
+  std::vector<char*> argv;
+  for (const auto& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::map<std::string, std::string> env = environment();
+  for (const auto& [k, v] : spec.env_overrides) {
+    if (v.empty()) {
+      env.erase(k);
+    } else {
+      env[k] = v;
+    }
+  }
+  std::vector<std::string> env_strings;
+  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+  std::vector<char*> envp;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+
+  pid_t pid = ::fork();
+  if (pid < 0) return fail(Error::io(fmt::format("fork: {}", std::strerror(errno))));
+  if (pid == 0) {
+    ::setpgid(0, 0);  // own process group: a timeout kills grandchildren too
+    ::dup2(in_pipe[0], 0);
+    ::dup2(out_pipe[1], 1);
+    ::dup2(err_pipe[1], 2);
+    ::execvpe(argv[0], argv.data(), envp.data());
+    const char msg[] = "tfgpu: exec failed\n";
+    [[maybe_unused]] auto w = ::write(2, msg, sizeof msg - 1);
+    ::_exit(127);
+  }
+  ::close(in_pipe[0]);
+  ::close(out_pipe[1]);
+  ::close(err_pipe[1]);
+  if (!spec.stdin_text.empty()) {
+    // Small inputs only (the pipe buffer); the children we run read all of it first.
+    [[maybe_unused]] auto w = ::write(in_pipe[1], spec.stdin_text.data(), spec.stdin_text.size());
+  }
+  ::close(in_pipe[1]);
+
+  ProcessResult result;
+  auto deadline = std::chrono::steady_clock::now() + spec.timeout;
+  struct pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+  std::string* sinks[2] = {&result.out, &result.err};
+  int open_fds = 2;
+  while (open_fds > 0) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      result.timed_out = true;
+      ::kill(-pid, SIGKILL);
+      ::kill(pid, SIGKILL);
+      break;
+    }
+    int rc = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (rc < 0 && errno != EINTR) break;
+    for (int i = 0; i < 2; ++i) {
+      if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+      char buf[65536];
+      ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n <= 0) {
+        ::close(fds[i].fd);
+        fds[i].fd = -1;
+        --open_fds;
+        continue;
+      }
+      if (sinks[i]->size() < spec.max_output) {
+        sinks[i]->append(buf, std::min(static_cast<size_t>(n), spec.max_output - sinks[i]->size()));
+      }
+    }
+  }
+  for (auto& f : fds) {
+    if (f.fd >= 0) ::close(f.fd);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!result.timed_out) {
+    if (WIFEXITED(status)) {
+      result.exited = true;
+      result.exit_code = WEXITSTATUS(status);
+    } else if (WIFSIGNALED(status)) {
+      result.signal = WTERMSIG(status);
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+std::unique_ptr<Host> make_system_host() { return std::make_unique<PosixHost>(); }
+
+}  // namespace tfgpu

@@ -1,0 +1,128 @@
+#include "snapshot/snapshot_json.h"
+
+#include <fmt/format.h>
+
+namespace tfgpu {
+
+NLOHMANN_JSON_SERIALIZE_ENUM(ProbeStatus, {{ProbeStatus::kNotProbed, "not_probed"},
+                                           {ProbeStatus::kOk, "ok"},
+                                           {ProbeStatus::kAbsent, "absent"},
+                                           {ProbeStatus::kUnsupported, "unsupported"},
+                                           {ProbeStatus::kFailed, "failed"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(Tri, {{Tri::kUnknown, "unknown"}, {Tri::kNo, "no"}, {Tri::kYes, "yes"}})
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ProbeState, status, reason, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CpuInfo, vendor, model, avx, avx2, avx512f, fma, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, os, distro, kernel, arch, wsl2, container, cpu, state)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuInfo, index, name, pci_id, pci_bus_id, compute_capability,
+                                                memory_total_bytes, memory_free_bytes, uuid, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoadAttempt, library, tried, errors, opened, init_result)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverInfo, state, version, cuda_version, kernel_module_version,
+                                                device_count, attempts)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ElfInfo, bits, machine, soname, needed, rpath, runpath)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PeInfo, bits, machine, imports, file_version, product_version)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryFile, path, name, component, version, version_source, format,
+                                                elf, pe, symlink_target, origin, error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaInstall, root, version, version_source, kind, package, lib_dirs)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudnnInstall, root, version, version_source, kind, package, cuda_major,
+                                                lib_dirs)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LdCacheEntry, name, path, arch)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoaderInfo, ld_so_conf_dirs, ld_cache, ld_cache_state, default_dirs,
+                                                system_dir, windows_dir, known_dlls, safe_dll_search_mode)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonPackage, name, version, location, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TensorflowInstall, package, version, location, build_info,
+                                                build_info_state)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, executable, prefix, version, bits, kind, name, active,
+                                                site_packages, packages, tensorflow, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Snapshot, schema_version, tool_version, created_at, origin, host,
+                                                gpu_state, gpus, driver, env, runtime_state, cuda, cudnn, libraries,
+                                                loader, python_state, pythons, notes)
+
+const char* to_string(ProbeStatus s) {
+  switch (s) {
+    case ProbeStatus::kNotProbed:
+      return "not_probed";
+    case ProbeStatus::kOk:
+      return "ok";
+    case ProbeStatus::kAbsent:
+      return "absent";
+    case ProbeStatus::kUnsupported:
+      return "unsupported";
+    case ProbeStatus::kFailed:
+      return "failed";
+  }
+  return "unknown";
+}
+
+const char* to_string(Tri t) {
+  switch (t) {
+    case Tri::kYes:
+      return "yes";
+    case Tri::kNo:
+      return "no";
+    case Tri::kUnknown:
+      break;
+  }
+  return "unknown";
+}
+
+nlohmann::json snapshot_to_json(const Snapshot& s) { return nlohmann::json(s); }
+
+namespace {
+// Enum strings we do not know map silently to the first value in nlohmann; reject them.
+Result<void> check_enums(const nlohmann::json& j, const std::string& path) {
+  static const std::vector<std::string> kStatus = {"not_probed", "ok", "absent", "unsupported", "failed"};
+  static const std::vector<std::string> kTri = {"unknown", "no", "yes"};
+  static const std::vector<std::string> kTriKeys = {"avx", "avx2", "avx512f", "fma", "wsl2"};
+  if (j.is_object()) {
+    for (const auto& [k, v] : j.items()) {
+      std::string here = path + "." + k;
+      if (k == "status" && v.is_string() &&
+          std::find(kStatus.begin(), kStatus.end(), v.get<std::string>()) == kStatus.end()) {
+        return fail(Error::input(fmt::format("{}: unknown status '{}'", here, v.get<std::string>())));
+      }
+      if (std::find(kTriKeys.begin(), kTriKeys.end(), k) != kTriKeys.end() && v.is_string() &&
+          std::find(kTri.begin(), kTri.end(), v.get<std::string>()) == kTri.end()) {
+        return fail(Error::input(fmt::format("{}: expected yes/no/unknown, got '{}'", here, v.get<std::string>())));
+      }
+      if (auto r = check_enums(v, here); !r) return r;
+    }
+  } else if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) {
+      if (auto r = check_enums(j[i], fmt::format("{}[{}]", path, i)); !r) return r;
+    }
+  }
+  return {};
+}
+}  // namespace
+
+Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) return fail(Error::input("snapshot: expected a JSON object at the top level"));
+  auto version = j.find("schema_version");
+  if (version == j.end() || !version->is_number_integer()) {
+    return fail(Error::input("snapshot: missing integer 'schema_version' (is this a `tfgpu probe --json` file?)"));
+  }
+  if (version->get<int>() != kSnapshotSchemaVersion) {
+    return fail(Error::input(fmt::format("snapshot: schema_version {} is not supported (this tfgpu reads {})",
+                                         version->get<int>(), kSnapshotSchemaVersion)));
+  }
+  if (auto r = check_enums(j, "$"); !r) return fail(r.error());
+  try {
+    return j.get<Snapshot>();
+  } catch (const nlohmann::json::exception& e) {
+    // e.what() is like "[json.exception.type_error.302] type must be string, but is number"
+    std::string what = e.what();
+    size_t close = what.find("] ");
+    return fail(Error::input(fmt::format("snapshot: {}", close == std::string::npos ? what : what.substr(close + 2))));
+  }
+}
+
+Result<Snapshot> parse_snapshot(std::string_view text, std::string_view origin_name) {
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return fail(Error::input(fmt::format("{}: not valid JSON", origin_name)));
+  auto s = snapshot_from_json(j);
+  if (!s) return fail(Error::input(fmt::format("{}: {}", origin_name, s.error().message)));
+  return s;
+}
+
+}  // namespace tfgpu
