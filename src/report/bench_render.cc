@@ -116,7 +116,7 @@ std::string render_bench_text(const gpu::BenchReport& r, const PeakFigures& peak
         continue;
       }
       auto pk = peak_tflops(peaks, g.precision);
-      out += fmt::format("  {:<6} {:>6} {:>10.3f} {:>10.1f} {:>9}", upper(g.precision), g.m, g.median_ms, g.tflops,
+      out += fmt::format("  {:<6} {:>6} {:>10.4g} {:>10.1f} {:>9}", upper(g.precision), g.m, g.median_ms, g.tflops,
                          percent(g.tflops, pk));
       if (!g.check.empty() && g.check != "ok") out += "  " + paint("1;31", "check: " + g.check);
       out += "\n";
