@@ -78,6 +78,9 @@ TEST(Matrix, Cuda118OnLinuxListsReleasesThatLoadItsLibrariesButNotTf24) {
   EXPECT_TRUE(contains(r.rows.back().why.front(), "loads with CUDA 11.8"));
   EXPECT_EQ(driver_version_str(r.cuda->driver_compat->min_driver), "450.80.02");
   EXPECT_EQ(driver_version_str(r.cuda->driver_exact->min_driver), "520.61.05");
+  std::string text = tfgpu::render_matrix_text(r);
+  EXPECT_TRUE(contains(text, ">= 450.80.02 (any CUDA 11.x application")) << text;
+  EXPECT_TRUE(contains(text, "libcusolver.so.11")) << text;
 }
 
 TEST(Matrix, CudaMajorMatchesTheWholeFamily) {
