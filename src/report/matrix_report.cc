@@ -68,7 +68,8 @@ void render_tf_detail(std::string& o, const MatrixResult& r) {
     o += "  GPU build     yes\n";
   }
   const auto* py = tf.python_on(p);
-  o += fmt::format("  Python        {}\n", py ? kb::compact_versions(*py) : "no wheels listed for this OS");
+  o += fmt::format("  Python        {}{}\n", py ? kb::compact_versions(*py) : "no wheels listed for this OS",
+                   py && !tf.has_gpu_build(p) ? " (CPU-only wheels)" : "");
   o += fmt::format("  CUDA          {}{}\n", tf.cuda.str(), tf.has_gpu_build(p) ? "" : " (Linux build; not used here)");
   o += fmt::format("  cuDNN         {}{}\n", tf.cudnn.str(), tf.has_gpu_build(p) ? "" : " (Linux build; not used here)");
   if (!r.rows.empty() && r.rows.front().release == &tf) {
@@ -119,9 +120,9 @@ void render_cuda_detail(std::string& o, const MatrixResult& r) {
   }
   const auto& c = *d.release;
   o += fmt::format("CUDA {} (GA {})\n", c.version.str(), c.ga.str());
-  if (d.driver_compat) o += fmt::format("  Driver ({})   {}\n", platform_name(r.query.platform), driver_line(*d.driver_compat));
+  if (d.driver_compat) o += fmt::format("  Driver        {} on {}\n", driver_line(*d.driver_compat), platform_name(r.query.platform));
   if (d.driver_exact && (!d.driver_compat || d.driver_exact->min_driver != d.driver_compat->min_driver))
-    o += fmt::format("                    >= {} for full features ({})\n", kb::driver_version_str(d.driver_exact->min_driver),
+    o += fmt::format("                >= {} for full features ({})\n", kb::driver_version_str(d.driver_exact->min_driver),
                      d.driver_exact->basis);
   o += fmt::format("  Builds for    compute capability {} to {}", c.sass_min.str(), c.sass_max.str());
   if (!c.dropped.empty()) {
