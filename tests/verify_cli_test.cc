@@ -2,12 +2,16 @@
 // the mock libcuda.so.1 / libcublas.so.13 found through LD_LIBRARY_PATH exactly as the
 // real ones would be. Covers the failures only a child process can survive: a driver that
 // crashes or hangs inside cuInit.
+#include <cstdlib>
 #include <fstream>
+#include <memory>
+#include <sstream>
 #include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/command.h"
 #include "host/host.h"
 #include "util/error.h"
 
@@ -105,6 +109,66 @@ TEST(BenchCli, CrashingDriverIsReportedAndTfgpuSurvives) {
   auto r = tfgpu({"bench", "--quick"}, {{"TFGPU_MOCK_CUDA", "crash"}});
   EXPECT_EQ(r.exit_code, kExitProblems);
   EXPECT_NE(r.out.find("the benchmark process did not finish: crashed"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace tfgpu
+
+namespace tfgpu {
+namespace {
+
+// The system host, except that "self" is the tfgpu binary (the test binary is not tfgpu).
+class TfgpuExeHost final : public Host {
+ public:
+  TfgpuExeHost() : real_(make_system_host()) {}
+  Platform platform() const override { return real_->platform(); }
+  OsRelease os_release() const override { return real_->os_release(); }
+  std::optional<std::string> env(const std::string& n) const override { return real_->env(n); }
+  std::map<std::string, std::string> environment() const override { return real_->environment(); }
+  Result<std::string> read_file(const std::string& p, uint64_t max) const override { return real_->read_file(p, max); }
+  Result<std::vector<DirEntry>> list_dir(const std::string& p) const override { return real_->list_dir(p); }
+  std::optional<FileInfo> stat(const std::string& p) const override { return real_->stat(p); }
+  std::optional<FileInfo> lstat(const std::string& p) const override { return real_->lstat(p); }
+  Result<std::string> canonical(const std::string& p) const override { return real_->canonical(p); }
+  std::string current_dir() const override { return real_->current_dir(); }
+  Result<ProcessResult> run(const ProcessSpec& s) const override { return real_->run(s); }
+  std::string self_exe() const override { return TFGPU_EXE; }
+
+ private:
+  std::unique_ptr<Host> real_;
+};
+
+TEST(BenchCli, ProgressLineShowsOnATerminalAndIsClearedBeforeTheReport) {
+  const char* old_path = std::getenv("LD_LIBRARY_PATH");
+  std::string saved = old_path ? old_path : "";
+  ::setenv("LD_LIBRARY_PATH", kMockDir.c_str(), 1);
+  ::setenv("TFGPU_MOCK_CUDA", "ok", 1);
+  ::setenv("TFGPU_MOCK_CUDA_SLEEP_MS", "20", 1);
+  TfgpuExeHost host;
+  std::ostringstream out, err;
+  int code = run_cli({"bench", "--quick", "--sizes", "64", "--copy-mib", "1"}, host, out, err,
+                     /*stdout_is_terminal=*/true);
+  ::unsetenv("TFGPU_MOCK_CUDA_SLEEP_MS");
+  ::unsetenv("TFGPU_MOCK_CUDA");
+  if (old_path) {
+    ::setenv("LD_LIBRARY_PATH", saved.c_str(), 1);
+  } else {
+    ::unsetenv("LD_LIBRARY_PATH");
+  }
+  EXPECT_EQ(code, kExitOk) << err.str();
+  std::string text = out.str();
+  EXPECT_NE(text.find("\r\x1b[K  measuring "), std::string::npos) << text;
+  EXPECT_NE(text.find("/10 GEMM"), std::string::npos) << text;  // "k/10 GEMM fp32 64": 4 GEMMs + 6 copies
+  size_t report = text.find("tfgpu bench (quick mode");
+  ASSERT_NE(report, std::string::npos);
+  EXPECT_EQ(text.rfind("\x1b[K", report), report - 3);  // the line is cleared right before the report
+}
+
+TEST(BenchCli, NoProgressLineWhenStdoutIsNotATerminal) {
+  auto r = tfgpu({"bench", "--quick", "--sizes", "64", "--copy-mib", "1"}, {{"TFGPU_MOCK_CUDA_SLEEP_MS", "5"}});
+  EXPECT_EQ(r.exit_code, kExitOk);
+  EXPECT_EQ(r.out.find("measuring"), std::string::npos);
+  EXPECT_EQ(r.out.find('\r'), std::string::npos);
 }
 
 }  // namespace

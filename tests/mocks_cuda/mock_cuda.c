@@ -15,6 +15,7 @@
  *   index), crash (SIGSEGV in cuInit), hang (cuInit never returns).
  * TFGPU_MOCK_CUDA_NAME overrides the device name ("NVIDIA GeForce RTX 4090").
  * TFGPU_MOCK_CUDA_VERSION overrides cuDriverGetVersion (12080).
+ * TFGPU_MOCK_CUDA_SLEEP_MS makes each cuEventSynchronize take that long in wall-clock time.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -327,7 +328,14 @@ CUresult cuEventRecord(void* e, void* stream) {
   ((Event*)e)->t = g_clock_s;
   return OK;
 }
-CUresult cuEventSynchronize(void* e) { (void)e; return OK; }
+CUresult cuEventSynchronize(void* e) {
+  /* TFGPU_MOCK_CUDA_SLEEP_MS: wall-clock delay per timed call, so a test can watch the
+   * progress line of a run that lasts long enough to be polled. */
+  const char* ms = getenv("TFGPU_MOCK_CUDA_SLEEP_MS");
+  if (ms && *ms) usleep((useconds_t)atoi(ms) * 1000u);
+  (void)e;
+  return OK;
+}
 CUresult cuEventElapsedTime(float* ms, void* start, void* end) {
   *ms = (float)((((Event*)end)->t - ((Event*)start)->t) * 1e3);
   return OK;
