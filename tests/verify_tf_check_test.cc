@@ -151,6 +151,30 @@ TEST(TfCheckPrediction, PredictionJsonIsValidated) {
   }
 }
 
+TEST(TfCheckPrediction, DoctorReportGivesTheVerdictForThatInterpreter) {
+  auto report = nlohmann::json::parse(R"({"verdicts": [
+      {"kind": "will_not_use_gpu", "env": "/opt/conda/envs/old", "because": ["cuDNN 8.1 missing"]},
+      {"kind": "will_use_gpu", "env": "/home/u/.venv", "gpu_count": 2, "because": []}]})");
+  auto p = prediction_from_json(report, "/home/u/.venv/bin/python3");
+  ASSERT_TRUE(p.has_value()) << p.error().message;
+  EXPECT_EQ(p->outcome, TfPrediction::Outcome::kWillUseGpu);
+  EXPECT_EQ(p->gpus, 2);
+  EXPECT_EQ(p->source, "tfgpu doctor (/home/u/.venv)");
+  auto other = prediction_from_json(report, "/opt/conda/envs/old/bin/python");
+  ASSERT_TRUE(other.has_value());
+  EXPECT_EQ(other->outcome, TfPrediction::Outcome::kWillNotUseGpu);
+  EXPECT_EQ(other->reasons, std::vector<std::string>{"cuDNN 8.1 missing"});
+  // Several verdicts, none for this interpreter: an error, not a guess.
+  EXPECT_FALSE(prediction_from_json(report, "/usr/bin/python3").has_value());
+  // One verdict: that one.
+  auto single = prediction_from_json(nlohmann::json::parse(R"({"verdicts": [{"kind": "no_tensorflow", "env": ""}]})"),
+                                     "/usr/bin/python3");
+  ASSERT_TRUE(single.has_value());
+  EXPECT_EQ(single->outcome, TfPrediction::Outcome::kWillNotUseGpu);
+  EXPECT_FALSE(prediction_from_json(nlohmann::json::parse(R"({"verdicts": [{"kind": "perhaps"}]})")).has_value());
+  EXPECT_FALSE(prediction_from_json(nlohmann::json::parse(R"({"verdicts": 3})")).has_value());
+}
+
 TEST(TfCheckRun, FakeInterpreterRunsThroughTheChildProcessPath) {
   auto host = make_system_host();
   auto r = run_tf_check(*host, fake_python("fake_python_gpu", kGpuJson), std::chrono::seconds(20));

@@ -25,15 +25,17 @@ struct VerifyOptions {
   std::vector<std::string> drivers;
 };
 
-// The prediction to hold TensorFlow's answer against. doctor (branch `doctor`) fills a
-// TfPrediction for an environment; until it is wired in here, --prediction FILE supplies one.
-Result<std::optional<gpu::TfPrediction>> load_prediction(const Host& host, const std::string& file) {
+// The prediction to hold TensorFlow's answer against: --prediction FILE, either a small
+// prediction object or a saved `tfgpu doctor --json` report (its verdict for --python).
+// Running doctor's rules in-process here is the next step once doctor lands on main.
+Result<std::optional<gpu::TfPrediction>> load_prediction(const Host& host, const std::string& file,
+                                                         const std::string& python) {
   if (file.empty()) return std::optional<gpu::TfPrediction>{};
   auto text = host.read_file(file, 1u << 20);
   if (!text) return fail(Error::input(text.error().message));
   auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return fail(Error::input(file + ": not JSON"));
-  auto p = gpu::prediction_from_json(j);
+  auto p = gpu::prediction_from_json(j, python);
   if (!p) return fail(Error::input(file + ": " + p.error().message));
   if (p->source.empty()) p->source = file;
   return std::optional<gpu::TfPrediction>{*p};
@@ -46,7 +48,7 @@ CommandRunner define_verify(CLI::App& sub) {
   sub.add_option("--python", opt->python, "Also run TensorFlow's own GPU check in this Python interpreter")
       ->option_text("PATH");
   sub.add_option("--prediction", opt->prediction_file,
-                 "JSON prediction to compare TensorFlow's answer with (docs/verify-json.md)")
+                 "Prediction to compare TensorFlow's answer with: `tfgpu doctor --json` output or docs/verify-json.md")
       ->option_text("FILE");
   sub.add_option("--timeout", opt->timeout_s, "Seconds the driver check may take (default 60)")
       ->check(CLI::Range(1, 3600));
@@ -55,7 +57,7 @@ CommandRunner define_verify(CLI::App& sub) {
   sub.add_option("--driver", opt->drivers, "Driver library to load instead of libcuda.so.1 / nvcuda.dll (repeatable)")
       ->option_text("LIB");
   return [opt](CommandIo& io) {
-    auto prediction = load_prediction(io.host, opt->prediction_file);
+    auto prediction = load_prediction(io.host, opt->prediction_file, opt->python);
     if (!prediction) {
       io.err << "tfgpu verify: " << prediction.error().message << "\n";
       return exit_code_for(prediction.error());

@@ -192,8 +192,62 @@ TfCheckResult run_tf_check(const Host& host, const std::string& python, std::chr
   return r;
 }
 
-Result<TfPrediction> prediction_from_json(const nlohmann::json& j) {
+namespace {
+
+// "/home/u/.venv/bin/python3" -> "/home/u/.venv" (the environment an env label names).
+std::string env_prefix(const std::string& python) {
+  auto slash = python.find_last_of("/\\");
+  if (slash == std::string::npos) return python;
+  std::string dir = python.substr(0, slash);
+  auto up = dir.find_last_of("/\\");
+  if (up != std::string::npos && (dir.substr(up + 1) == "bin" || iequals(dir.substr(up + 1), "Scripts"))) {
+    return dir.substr(0, up);
+  }
+  return dir;
+}
+
+Result<TfPrediction> from_doctor_verdicts(const nlohmann::json& verdicts, const std::string& python) {
+  if (!verdicts.is_array()) return fail(Error::input("doctor report: \"verdicts\" is not an array"));
+  const nlohmann::json* chosen = nullptr;
+  std::string prefix = python.empty() ? "" : env_prefix(python);
+  for (const auto& v : verdicts) {
+    if (!v.is_object()) continue;
+    std::string env = str(v, "env");
+    if (!prefix.empty() && !env.empty() && (env.find(prefix) != std::string::npos || python.find(env) == 0)) {
+      chosen = &v;
+      break;
+    }
+  }
+  if (!chosen && verdicts.size() == 1 && verdicts[0].is_object()) chosen = &verdicts[0];
+  if (!chosen) {
+    return fail(Error::input(fmt::format("doctor report has {} verdicts and none names {}", verdicts.size(),
+                                         python.empty() ? "the interpreter" : python)));
+  }
+  TfPrediction p;
+  std::string kind = str(*chosen, "kind");
+  if (kind == "will_use_gpu") {
+    p.outcome = TfPrediction::Outcome::kWillUseGpu;
+    if (auto g = chosen->find("gpu_count"); g != chosen->end() && g->is_number_integer() && g->get<long long>() >= 0 &&
+                                            g->get<long long>() <= 4096) {
+      p.gpus = g->get<int>();
+    }
+  } else if (kind == "will_not_use_gpu" || kind == "no_tensorflow") {
+    p.outcome = TfPrediction::Outcome::kWillNotUseGpu;
+  } else if (kind == "cannot_tell") {
+    p.outcome = TfPrediction::Outcome::kUnknown;
+  } else {
+    return fail(Error::input(fmt::format("doctor report: unknown verdict kind '{}'", kind)));
+  }
+  p.reasons = strings(*chosen, "because");
+  p.source = "tfgpu doctor" + (str(*chosen, "env").empty() ? std::string() : " (" + str(*chosen, "env") + ")");
+  return p;
+}
+
+}  // namespace
+
+Result<TfPrediction> prediction_from_json(const nlohmann::json& j, const std::string& python) {
   if (!j.is_object()) return fail(Error::input("prediction is not a JSON object"));
+  if (auto v = j.find("verdicts"); v != j.end()) return from_doctor_verdicts(*v, python);
   auto w = j.find("will_use_gpu");
   if (w == j.end() || !(w->is_boolean() || w->is_null())) {
     return fail(Error::input("prediction needs \"will_use_gpu\": true, false or null"));

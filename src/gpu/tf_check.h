@@ -25,7 +25,10 @@ struct TfPrediction {
   std::vector<std::string> reasons;  // the blockers or the reasoning, one line each
   std::string source;                // "tfgpu doctor", or the file it was read from
 };
-Result<TfPrediction> prediction_from_json(const nlohmann::json& j);
+// Either tfgpu's small prediction object ({"will_use_gpu": true, "gpus": 1, ...}) or a whole
+// `tfgpu doctor --json` report, whose verdict for `python` is taken: the verdict whose
+// environment names that interpreter's prefix, or the only verdict there is.
+Result<TfPrediction> prediction_from_json(const nlohmann::json& j, const std::string& python = "");
 
 struct TfMatmul {
   bool ran = false;
