@@ -49,6 +49,7 @@ int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out,
     return kExitUsage;
   }
 
+  global.stdout_is_terminal = stdout_is_terminal;
   global.format = json ? OutputFormat::kJson : markdown ? OutputFormat::kMarkdown : OutputFormat::kText;
   bool no_color_env = host.env("NO_COLOR").has_value();
   global.color = color == "always" || (color == "auto" && stdout_is_terminal && !no_color_env &&

@@ -1,13 +1,111 @@
-// `tfgpu verify`: placeholder until its issue lands; says so plainly and exits 3.
+// `tfgpu verify`: prove the GPU works end to end. The driver check runs in a child
+// process (`tfgpu __verify-child`) so a crashing or hanging driver cannot take tfgpu
+// down; with --python, that interpreter runs TensorFlow's own check and its answer is
+// compared with the prediction.
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
 #include "cli/command.h"
+#include "gpu/child.h"
+#include "gpu/tf_check.h"
+#include "gpu/verify.h"
+#include "report/verify_render.h"
 #include "util/error.h"
 
 namespace tfgpu {
 
-CommandRunner define_verify(CLI::App&) {
-  return [](CommandIo& io) {
-    io.err << "tfgpu verify: not implemented yet in this build\n";
-    return static_cast<int>(kExitInternal);
+namespace {
+
+struct VerifyOptions {
+  std::string python;
+  std::string prediction_file;
+  int timeout_s = 60;
+  int python_timeout_s = 300;
+  std::vector<std::string> drivers;
+};
+
+// The prediction to hold TensorFlow's answer against: --prediction FILE, either a small
+// prediction object or a saved `tfgpu doctor --json` report (its verdict for --python).
+// Running doctor's rules in-process here is the next step once doctor lands on main.
+Result<std::optional<gpu::TfPrediction>> load_prediction(const Host& host, const std::string& file,
+                                                         const std::string& python) {
+  if (file.empty()) return std::optional<gpu::TfPrediction>{};
+  auto text = host.read_file(file, 1u << 20);
+  if (!text) return fail(Error::input(text.error().message));
+  auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return fail(Error::input(file + ": not JSON"));
+  auto p = gpu::prediction_from_json(j, python);
+  if (!p) return fail(Error::input(file + ": " + p.error().message));
+  if (p->source.empty()) p->source = file;
+  return std::optional<gpu::TfPrediction>{*p};
+}
+
+}  // namespace
+
+CommandRunner define_verify(CLI::App& sub) {
+  auto opt = std::make_shared<VerifyOptions>();
+  sub.add_option("--python", opt->python, "Also run TensorFlow's own GPU check in this Python interpreter")
+      ->option_text("PATH");
+  sub.add_option("--prediction", opt->prediction_file,
+                 "Prediction to compare TensorFlow's answer with: `tfgpu doctor --json` output or docs/verify-json.md")
+      ->option_text("FILE");
+  sub.add_option("--timeout", opt->timeout_s, "Seconds the driver check may take (default 60)")
+      ->check(CLI::Range(1, 3600));
+  sub.add_option("--python-timeout", opt->python_timeout_s, "Seconds the TensorFlow check may take (default 300)")
+      ->check(CLI::Range(1, 3600));
+  sub.add_option("--driver", opt->drivers, "Driver library to load instead of libcuda.so.1 / nvcuda.dll (repeatable)")
+      ->option_text("LIB");
+  return [opt](CommandIo& io) {
+    auto prediction = load_prediction(io.host, opt->prediction_file, opt->python);
+    if (!prediction) {
+      io.err << "tfgpu verify: " << prediction.error().message << "\n";
+      return exit_code_for(prediction.error());
+    }
+    report::VerifyOutcome v;
+    gpu::ChildRun child;
+    child.args = {"__verify-child"};
+    for (const auto& d : opt->drivers) {
+      child.args.push_back("--driver");
+      child.args.push_back(d);
+    }
+    child.timeout = std::chrono::seconds(opt->timeout_s);
+    auto j = gpu::run_child_json(io.host, child);
+    if (!j) {
+      v.driver.child_failure = j.error().message;
+    } else if (auto r = gpu::verify_report_from_json(*j); r) {
+      v.driver = std::move(*r);
+    } else {
+      v.driver.child_failure = "unreadable report: " + r.error().message;
+    }
+    if (!opt->python.empty()) {
+      v.python = opt->python;
+      v.tf = gpu::run_tf_check(io.host, opt->python, std::chrono::seconds(opt->python_timeout_s));
+      v.prediction = gpu::compare_prediction(*prediction, *v.tf);
+    }
+    switch (io.global.format) {
+      case OutputFormat::kJson:
+        io.out << report::verify_json(v).dump(2) << "\n";
+        break;
+      case OutputFormat::kMarkdown:
+        io.out << report::render_verify_markdown(v);
+        break;
+      case OutputFormat::kText:
+        io.out << report::render_verify_text(v, io.global.color ? report::Colour::kOn : report::Colour::kOff);
+        break;
+    }
+    return v.passed() ? static_cast<int>(kExitOk) : static_cast<int>(kExitProblems);
+  };
+}
+
+CommandRunner define_verify_child(CLI::App& sub) {
+  auto drivers = std::make_shared<std::vector<std::string>>();
+  sub.add_option("--driver", *drivers, "Driver library candidates");
+  return [drivers](CommandIo& io) {
+    gpu::DriverCheckOptions o;
+    o.driver_candidates = *drivers;
+    io.out << gpu::to_json(gpu::run_driver_check(o)).dump() << "\n";
+    return static_cast<int>(kExitOk);
   };
 }
 

@@ -20,6 +20,7 @@ struct GlobalOptions {
   std::string kb_dir;                     // --kb DIR: read kb/*.toml from here instead of the embedded copy
   OutputFormat format = OutputFormat::kText;
   bool color = false;                     // resolved: --color, NO_COLOR, and whether stdout is a terminal
+  bool stdout_is_terminal = false;        // for live progress lines (bench), independent of colour
 };
 
 struct CommandIo {

@@ -10,6 +10,8 @@ CommandRunner define_explain(CLI::App& sub);
 CommandRunner define_plan(CLI::App& sub);
 CommandRunner define_verify(CLI::App& sub);
 CommandRunner define_bench(CLI::App& sub);
+CommandRunner define_verify_child(CLI::App& sub);
+CommandRunner define_bench_child(CLI::App& sub);
 
 std::span<const CommandSpec> command_table() {
   static const CommandSpec kCommands[] = {
@@ -20,6 +22,8 @@ std::span<const CommandSpec> command_table() {
       {"plan", "Choose a consistent version set and write reproducible setup files", define_plan},
       {"verify", "Prove the GPU works end to end (driver, memory, a kernel, optionally TensorFlow)", define_verify},
       {"bench", "Measure the GPU: GEMM FP32/TF32/FP16/BF16 and bandwidth against its peak", define_bench},
+      {"__verify-child", "Internal: the driver check of `verify`, run in a child process", define_verify_child, true},
+      {"__bench-child", "Internal: the measurements of `bench`, run in a child process", define_bench_child, true},
   };
   return kCommands;
 }

@@ -1,0 +1,728 @@
+#include "gpu/bench.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "gpu/cublas.h"
+#include "gpu/cuda_driver.h"
+#include "gpu/ptx.h"
+
+namespace tfgpu::gpu {
+
+const char* to_string(Precision p) {
+  switch (p) {
+    case Precision::kFp32:
+      return "fp32";
+    case Precision::kTf32:
+      return "tf32";
+    case Precision::kFp16:
+      return "fp16";
+    case Precision::kBf16:
+      break;
+  }
+  return "bf16";
+}
+
+Result<Precision> parse_precision(const std::string& text) {
+  for (Precision p : {Precision::kFp32, Precision::kTf32, Precision::kFp16, Precision::kBf16}) {
+    if (text == to_string(p)) return p;
+  }
+  return fail(Error::input(fmt::format("unknown precision '{}' (fp32, tf32, fp16, bf16)", text)));
+}
+
+BenchPlan bench_plan(BenchMode mode) {
+  BenchPlan p;
+  p.mode = mode;
+  p.precisions = {Precision::kFp32, Precision::kTf32, Precision::kFp16, Precision::kBf16};
+  if (mode == BenchMode::kQuick) {
+    p.gemm_sizes = {2048, 8192};
+    p.d2d_bytes = 256ull << 20;
+    p.host_bytes = 64ull << 20;
+    p.warmup = 2;
+    p.reps = 5;
+  } else {
+    p.gemm_sizes = {1024, 2048, 4096, 8192, 16384};
+    p.d2d_bytes = 1ull << 30;
+    p.host_bytes = 256ull << 20;
+    p.warmup = 3;
+    p.reps = 10;
+  }
+  return p;
+}
+
+bool BenchReport::setup_passed() const {
+  if (!child_failure.empty() || steps.empty()) return false;
+  return std::all_of(steps.begin(), steps.end(), [](const StepResult& s) { return s.status == StepStatus::kPass; });
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
+namespace {
+
+// IEEE binary16 and bfloat16 from float, round to nearest even (values used here are
+// finite and in range).
+uint16_t to_half(float f) {
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  int exp = static_cast<int>((x >> 23) & 0xff) - 127 + 15;
+  uint32_t mant = x & 0x7fffffu;
+  if ((x & 0x7fffffffu) == 0) return static_cast<uint16_t>(sign);
+  if (exp <= 0) {  // subnormal half
+    if (exp < -10) return static_cast<uint16_t>(sign);
+    mant |= 0x800000u;
+    uint32_t shift = static_cast<uint32_t>(14 - exp);
+    uint32_t h = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (h & 1))) ++h;
+    return static_cast<uint16_t>(sign | h);
+  }
+  if (exp >= 31) return static_cast<uint16_t>(sign | 0x7c00u);
+  uint32_t h = (static_cast<uint32_t>(exp) << 10) | (mant >> 13);
+  uint32_t rem = mant & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) ++h;
+  return static_cast<uint16_t>(sign | h);
+}
+
+float from_half(uint16_t h) {
+  uint32_t sign = (h & 0x8000u) << 16;
+  uint32_t exp = (h >> 10) & 0x1f, mant = h & 0x3ffu;
+  if (exp == 0) {
+    float v = std::ldexp(static_cast<float>(mant), -24);
+    return sign ? -v : v;
+  }
+  if (exp == 31) return std::bit_cast<float>(sign | 0x7f800000u | (mant << 13));
+  return std::bit_cast<float>(sign | ((exp - 15 + 127) << 23) | (mant << 13));
+}
+
+uint16_t to_bf16(float f) {
+  uint32_t x = std::bit_cast<uint32_t>(f);
+  x += 0x7fffu + ((x >> 16) & 1u);
+  return static_cast<uint16_t>(x >> 16);
+}
+
+float from_bf16(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
+
+int data_type(Precision p) {
+  switch (p) {
+    case Precision::kFp16:
+      return kCudaR16F;
+    case Precision::kBf16:
+      return kCudaR16BF;
+    default:
+      return kCudaR32F;
+  }
+}
+int compute_type(Precision p) { return p == Precision::kTf32 ? kCublasCompute32FFastTf32 : kCublasCompute32F; }
+size_t elem_size(Precision p) { return p == Precision::kFp16 || p == Precision::kBf16 ? 2 : 4; }
+
+// Host values of a precision, as bytes.
+std::vector<unsigned char> encode(Precision p, const std::vector<float>& values) {
+  std::vector<unsigned char> out(values.size() * elem_size(p));
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (p == Precision::kFp16) {
+      uint16_t h = to_half(values[i]);
+      std::memcpy(out.data() + 2 * i, &h, 2);
+    } else if (p == Precision::kBf16) {
+      uint16_t b = to_bf16(values[i]);
+      std::memcpy(out.data() + 2 * i, &b, 2);
+    } else {
+      std::memcpy(out.data() + 4 * i, &values[i], 4);
+    }
+  }
+  return out;
+}
+
+float decode(Precision p, const unsigned char* bytes, size_t i) {
+  if (p == Precision::kFp16 || p == Precision::kBf16) {
+    uint16_t v;
+    std::memcpy(&v, bytes + 2 * i, 2);
+    return p == Precision::kFp16 ? from_half(v) : from_bf16(v);
+  }
+  float f;
+  std::memcpy(&f, bytes + 4 * i, 4);
+  return f;
+}
+
+// Device buffers and events that free themselves, so every early return is clean.
+class Scope {
+ public:
+  explicit Scope(const CudaDriverApi& a) : a_(a) {}
+  ~Scope() {
+    for (CUevent e : events_) a_.cuEventDestroy(e);
+    for (CUdeviceptr p : device_) a_.cuMemFree(p);
+    for (void* p : pinned_) a_.cuMemFreeHost(p);
+  }
+  Scope(const Scope&) = delete;
+  Scope& operator=(const Scope&) = delete;
+  CUresult alloc(CUdeviceptr* p, size_t bytes) {
+    CUresult rc = a_.cuMemAlloc(p, bytes);
+    if (rc == kCudaSuccess) device_.push_back(*p);
+    return rc;
+  }
+  CUresult alloc_host(void** p, size_t bytes) {
+    CUresult rc = a_.cuMemAllocHost(p, bytes);
+    if (rc == kCudaSuccess) pinned_.push_back(*p);
+    return rc;
+  }
+  CUresult event(CUevent* e) {
+    CUresult rc = a_.cuEventCreate(e, 0);
+    if (rc == kCudaSuccess) events_.push_back(*e);
+    return rc;
+  }
+
+ private:
+  const CudaDriverApi& a_;
+  std::vector<CUdeviceptr> device_;
+  std::vector<void*> pinned_;
+  std::vector<CUevent> events_;
+};
+
+class Runner {
+ public:
+  Runner(const CudaDriver& d, const BenchOptions& o) : d_(d), a_(d.api()), o_(o) {}
+
+  // Times `op` warmup + reps times with events around each call; ms per call.
+  template <typename Op>
+  std::string time(Op op, std::vector<double>& times) {
+    Scope s(a_);
+    CUevent start = nullptr, stop = nullptr;
+    if (CUresult rc = s.event(&start); rc != kCudaSuccess) return call_error("cuEventCreate", rc);
+    if (CUresult rc = s.event(&stop); rc != kCudaSuccess) return call_error("cuEventCreate", rc);
+    for (int i = 0; i < o_.plan.warmup + o_.plan.reps; ++i) {
+      if (CUresult rc = a_.cuEventRecord(start, nullptr); rc != kCudaSuccess) return call_error("cuEventRecord", rc);
+      if (std::string e = op(); !e.empty()) return e;
+      if (CUresult rc = a_.cuEventRecord(stop, nullptr); rc != kCudaSuccess) return call_error("cuEventRecord", rc);
+      if (CUresult rc = a_.cuEventSynchronize(stop); rc != kCudaSuccess) return call_error("cuEventSynchronize", rc);
+      float ms = 0;
+      if (CUresult rc = a_.cuEventElapsedTime(&ms, start, stop); rc != kCudaSuccess) {
+        return call_error("cuEventElapsedTime", rc);
+      }
+      if (i >= o_.plan.warmup) times.push_back(ms);
+    }
+    return "";
+  }
+
+  std::string call_error(const char* call, CUresult rc) const {
+    return fmt::format("{} failed: {}", call, d_.error_name(rc));
+  }
+
+  // Fills a device buffer with pseudo-random values in [-1, 1) of a precision (zeros
+  // would flatter the GPU: less switching, lower power).
+  std::string fill(CUdeviceptr dst, size_t count, Precision p, uint32_t seed) {
+    const size_t chunk = std::min<size_t>(count, 1u << 20);
+    std::vector<float> vals(chunk);
+    uint32_t s = seed * 2654435761u + 1;
+    for (auto& v : vals) {
+      s = s * 1664525u + 1013904223u;
+      v = static_cast<float>(s >> 8) / static_cast<float>(1u << 23) - 1.0f;
+    }
+    auto bytes = encode(p, vals);
+    for (size_t done = 0; done < count; done += chunk) {
+      size_t n = std::min(chunk, count - done);
+      if (CUresult rc = a_.cuMemcpyHtoD(dst + done * elem_size(p), bytes.data(), n * elem_size(p)); rc != kCudaSuccess) {
+        return call_error("cuMemcpyHtoD", rc);
+      }
+    }
+    return "";
+  }
+
+  const CudaDriver& d_;
+  const CudaDriverApi& a_;
+  const BenchOptions& o_;
+};
+
+// A small GEMM with exact small-integer data, compared with the host's answer.
+std::string check_gemm(Runner& r, const Cublas& cb, cublasHandle_t h, Precision p) {
+  const int n = 64;
+  std::vector<float> av(n * n), bv(n * n);
+  for (int i = 0; i < n * n; ++i) {
+    av[i] = static_cast<float>((i * 7) % 5 - 2);
+    bv[i] = static_cast<float>((i * 3) % 5 - 2);
+  }
+  Scope s(r.a_);
+  CUdeviceptr a = 0, b = 0, c = 0;
+  size_t bytes = static_cast<size_t>(n) * n * elem_size(p);
+  for (CUdeviceptr* ptr : {&a, &b, &c}) {
+    if (CUresult rc = s.alloc(ptr, bytes); rc != kCudaSuccess) return r.call_error("cuMemAlloc", rc);
+  }
+  auto ab = encode(p, av), bb = encode(p, bv);
+  if (CUresult rc = r.a_.cuMemcpyHtoD(a, ab.data(), bytes); rc != kCudaSuccess) return r.call_error("cuMemcpyHtoD", rc);
+  if (CUresult rc = r.a_.cuMemcpyHtoD(b, bb.data(), bytes); rc != kCudaSuccess) return r.call_error("cuMemcpyHtoD", rc);
+  float alpha = 1.0f, beta = 0.0f;
+  int t = data_type(p);
+  cublasStatus_t st = cb.api().cublasGemmEx(h, kCublasOpN, kCublasOpN, n, n, n, &alpha, reinterpret_cast<void*>(a), t,
+                                            n, reinterpret_cast<void*>(b), t, n, &beta, reinterpret_cast<void*>(c), t,
+                                            n, compute_type(p), kCublasGemmDefault);
+  if (st != kCublasSuccess) return fmt::format("cublasGemmEx failed: {}", cb.status_name(st));
+  if (CUresult rc = r.a_.cuCtxSynchronize(); rc != kCudaSuccess) return r.call_error("cuCtxSynchronize", rc);
+  std::vector<unsigned char> cb_bytes(bytes);
+  if (CUresult rc = r.a_.cuMemcpyDtoH(cb_bytes.data(), c, bytes); rc != kCudaSuccess) {
+    return r.call_error("cuMemcpyDtoH", rc);
+  }
+  // Column-major: C[i + j*n] = sum_l A[i + l*n] * B[l + j*n]; every partial sum is a small
+  // integer, exact in every precision used here.
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) {
+      float want = 0;
+      for (int l = 0; l < n; ++l) want += av[i + l * n] * bv[l + j * n];
+      float got = decode(p, cb_bytes.data(), static_cast<size_t>(i + j * n));
+      if (got != want) return fmt::format("wrong result: C[{},{}] = {} (expected {})", i, j, got, want);
+    }
+  }
+  return "ok";
+}
+
+void bench_gemm(Runner& r, const Cublas& cb, cublasHandle_t h, Precision p, int size, GemmResult& out) {
+  out.precision = p;
+  out.m = out.n = out.k = size;
+  Scope s(r.a_);
+  CUdeviceptr a = 0, b = 0, c = 0;
+  size_t count = static_cast<size_t>(size) * size;
+  size_t bytes = count * elem_size(p);
+  for (CUdeviceptr* ptr : {&a, &b, &c}) {
+    if (CUresult rc = s.alloc(ptr, bytes); rc != kCudaSuccess) {
+      out.error = r.call_error("cuMemAlloc", rc);
+      return;
+    }
+  }
+  if (std::string e = r.fill(a, count, p, 1); !e.empty()) {
+    out.error = e;
+    return;
+  }
+  if (std::string e = r.fill(b, count, p, 2); !e.empty()) {
+    out.error = e;
+    return;
+  }
+  float alpha = 1.0f, beta = 0.0f;
+  int t = data_type(p);
+  out.error = r.time(
+      [&]() -> std::string {
+        cublasStatus_t st = cb.api().cublasGemmEx(h, kCublasOpN, kCublasOpN, size, size, size, &alpha,
+                                                  reinterpret_cast<void*>(a), t, size, reinterpret_cast<void*>(b), t,
+                                                  size, &beta, reinterpret_cast<void*>(c), t, size, compute_type(p),
+                                                  kCublasGemmDefault);
+        if (st != kCublasSuccess) return fmt::format("cublasGemmEx failed: {}", cb.status_name(st));
+        return "";
+      },
+      out.times_ms);
+  if (!out.error.empty()) {
+    out.times_ms.clear();
+    return;
+  }
+  out.median_ms = median(out.times_ms);
+  if (out.median_ms > 0) out.tflops = 2.0 * size * static_cast<double>(size) * size / (out.median_ms * 1e-3) / 1e12;
+}
+
+void finish_bandwidth(BandwidthResult& b) {
+  b.median_ms = median(b.times_ms);
+  if (b.median_ms > 0) b.gbs = static_cast<double>(b.bytes_counted) / (b.median_ms * 1e-3) / 1e9;
+}
+
+void bench_bandwidth(Runner& r, const DeviceCheck& dev, std::vector<BandwidthResult>& out,
+                     const std::function<void(const std::string&)>& step) {
+  const auto& a = r.a_;
+  const auto& plan = r.o_.plan;
+  // Device to device: a copy kernel (what a framework's own kernels see) and the copy
+  // engine (cuMemcpyDtoD). Counted as read + write, as bandwidthTest and nvbandwidth do.
+  {
+    Scope s(a);
+    CUdeviceptr src = 0, dst = 0;
+    BandwidthResult k{"d2d_kernel", plan.d2d_bytes, 2 * plan.d2d_bytes, {}, 0, 0, ""};
+    BandwidthResult m{"d2d_memcpy", plan.d2d_bytes, 2 * plan.d2d_bytes, {}, 0, 0, ""};
+    CUresult rc = s.alloc(&src, plan.d2d_bytes);
+    if (rc == kCudaSuccess) rc = s.alloc(&dst, plan.d2d_bytes);
+    if (rc == kCudaSuccess) rc = a.cuMemsetD8(src, 0x5a, plan.d2d_bytes);
+    if (rc != kCudaSuccess) {
+      k.error = m.error = r.call_error("cuMemAlloc/cuMemsetD8", rc);
+    } else {
+      step("bandwidth d2d (copy kernel)");
+      CUmodule mod = nullptr;
+      CUfunction fn = nullptr;
+      if ((rc = a.cuModuleLoadData(&mod, kernels_ptx())) != kCudaSuccess) {
+        k.error = r.call_error("cuModuleLoadData", rc);
+      } else if ((rc = a.cuModuleGetFunction(&fn, mod, kCopyKernel)) != kCudaSuccess) {
+        k.error = r.call_error("cuModuleGetFunction", rc);
+      } else {
+        unsigned long long words = plan.d2d_bytes / 16;
+        const unsigned block = 256;
+        unsigned grid = static_cast<unsigned>(std::max(1, dev.sm_count) * 16);
+        grid = static_cast<unsigned>(std::min<unsigned long long>(grid, (words + block - 1) / block));
+        k.error = r.time(
+            [&]() -> std::string {
+              void* params[] = {&src, &dst, &words};
+              if (CUresult lrc = a.cuLaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, nullptr, params, nullptr);
+                  lrc != kCudaSuccess) {
+                return r.call_error("cuLaunchKernel", lrc);
+              }
+              return "";
+            },
+            k.times_ms);
+        if (k.error.empty()) {
+          // The copy must have copied: spot-check the last bytes.
+          unsigned char tail[16] = {};
+          if ((rc = a.cuMemcpyDtoH(tail, dst + plan.d2d_bytes - 16, 16)) != kCudaSuccess) {
+            k.error = r.call_error("cuMemcpyDtoH", rc);
+          } else if (tail[15] != 0x5a || tail[0] != 0x5a) {
+            k.error = "wrong result: the copy kernel did not copy the buffer";
+          }
+        }
+      }
+      if (mod) a.cuModuleUnload(mod);
+      step("bandwidth d2d (memcpy)");
+      m.error = r.time(
+          [&]() -> std::string {
+            if (CUresult crc = a.cuMemcpyDtoD(dst, src, plan.d2d_bytes); crc != kCudaSuccess) {
+              return r.call_error("cuMemcpyDtoD", crc);
+            }
+            return "";
+          },
+          m.times_ms);
+    }
+    for (BandwidthResult* b : {&k, &m}) {
+      if (b->error.empty()) {
+        finish_bandwidth(*b);
+      } else {
+        b->times_ms.clear();
+      }
+      out.push_back(std::move(*b));
+    }
+  }
+  // Host <-> device, pinned (page-locked, DMA straight from the buffer) and pageable
+  // (staged by the driver through its own pinned buffers).
+  {
+    Scope s(a);
+    CUdeviceptr dev_buf = 0;
+    void* pinned = nullptr;
+    std::unique_ptr<unsigned char[]> pageable(new (std::nothrow) unsigned char[plan.host_bytes]);
+    CUresult rc = s.alloc(&dev_buf, plan.host_bytes);
+    std::string setup_error;
+    if (rc != kCudaSuccess) {
+      setup_error = r.call_error("cuMemAlloc", rc);
+    } else if ((rc = s.alloc_host(&pinned, plan.host_bytes)) != kCudaSuccess) {
+      setup_error = r.call_error("cuMemAllocHost", rc);
+    } else if (!pageable) {
+      setup_error = "host allocation failed";
+    } else {
+      std::memset(pinned, 0x33, plan.host_bytes);
+      std::memset(pageable.get(), 0x33, plan.host_bytes);
+    }
+    struct Case {
+      const char* id;
+      bool to_device;
+      void* host;
+    } cases[] = {{"h2d_pinned", true, pinned},
+                 {"h2d_pageable", true, pageable.get()},
+                 {"d2h_pinned", false, pinned},
+                 {"d2h_pageable", false, pageable.get()}};
+    for (const auto& c : cases) {
+      BandwidthResult b{c.id, plan.host_bytes, plan.host_bytes, {}, 0, 0, ""};
+      if (!setup_error.empty()) {
+        b.error = setup_error;
+      } else {
+        step(fmt::format("bandwidth {}", c.id));
+        b.error = r.time(
+            [&]() -> std::string {
+              CUresult crc = c.to_device ? a.cuMemcpyHtoD(dev_buf, c.host, plan.host_bytes)
+                                         : a.cuMemcpyDtoH(c.host, dev_buf, plan.host_bytes);
+              if (crc != kCudaSuccess) return r.call_error(c.to_device ? "cuMemcpyHtoD" : "cuMemcpyDtoH", crc);
+              return "";
+            },
+            b.times_ms);
+      }
+      if (b.error.empty()) {
+        finish_bandwidth(b);
+      } else {
+        b.times_ms.clear();
+      }
+      out.push_back(std::move(b));
+    }
+  }
+}
+
+StepResult step_pass(const char* id, const char* title, std::string detail) {
+  StepResult s;
+  s.id = id;
+  s.title = title;
+  s.status = StepStatus::kPass;
+  s.detail = std::move(detail);
+  return s;
+}
+
+StepResult step_fail(const char* id, const char* title, std::string detail, std::string error_name = "",
+                     int code = 0) {
+  StepResult s;
+  s.id = id;
+  s.title = title;
+  s.status = StepStatus::kFail;
+  s.detail = std::move(detail);
+  s.error_name = std::move(error_name);
+  s.code = code;
+  s.fix = fix_for(s.id, s.error_name);
+  return s;
+}
+
+}  // namespace
+
+BenchReport run_bench(const BenchOptions& o) {
+  BenchReport r;
+  r.mode = o.plan.mode == BenchMode::kQuick ? "quick" : "full";
+  r.warmup = o.plan.warmup;
+  r.reps = o.plan.reps;
+  auto candidates = o.driver_candidates.empty() ? default_cuda_driver_candidates() : o.driver_candidates;
+  auto driver = CudaDriver::open(candidates, &r.driver_load);
+  if (!driver) {
+    r.steps.push_back(step_fail("load_driver", "Load the CUDA driver library", driver.error().message));
+    return r;
+  }
+  const CudaDriver& d = *driver;
+  const auto& a = d.api();
+  r.steps.push_back(step_pass("load_driver", "Load the CUDA driver library", r.driver_load.path));
+  a.cuDriverGetVersion(&r.driver_cuda_version);
+  if (CUresult rc = a.cuInit(0); rc != kCudaSuccess) {
+    r.steps.push_back(step_fail("init", "Initialise the driver (cuInit)", "cuInit failed", d.error_name(rc), rc));
+    return r;
+  }
+  r.steps.push_back(step_pass("init", "Initialise the driver (cuInit)", cuda_version_text(r.driver_cuda_version)));
+
+  CUdevice cu = 0;
+  CUcontext ctx = nullptr;
+  int count = 0;
+  a.cuDeviceGetCount(&count);
+  if (o.device < 0 || o.device >= count) {
+    r.steps.push_back(step_fail("context", "Open the device and its primary context",
+                                fmt::format("device {} does not exist (the driver sees {})", o.device, count),
+                                count == 0 ? "CUDA_ERROR_NO_DEVICE" : ""));
+    return r;
+  }
+  CUresult rc = a.cuDeviceGet(&cu, o.device);
+  if (rc == kCudaSuccess) rc = a.cuDevicePrimaryCtxRetain(&ctx, cu);
+  if (rc == kCudaSuccess) rc = a.cuCtxSetCurrent(ctx);
+  if (rc != kCudaSuccess) {
+    r.steps.push_back(step_fail("context", "Open the device and its primary context", "cuDevicePrimaryCtxRetain failed",
+                                d.error_name(rc), rc));
+    return r;
+  }
+  {
+    DeviceCheck& dev = r.device;
+    dev.ordinal = o.device;
+    char name[256] = {};
+    if (a.cuDeviceGetName(name, sizeof name - 1, cu) == kCudaSuccess) dev.name = name;
+    auto attr = [&](int which) {
+      int v = 0;
+      return a.cuDeviceGetAttribute(&v, which, cu) == kCudaSuccess ? v : 0;
+    };
+    dev.cc_major = attr(kAttrComputeCapabilityMajor);
+    dev.cc_minor = attr(kAttrComputeCapabilityMinor);
+    dev.sm_count = attr(kAttrMultiprocessorCount);
+    dev.clock_khz = attr(kAttrClockRateKhz);
+    dev.memory_clock_khz = attr(kAttrMemoryClockRateKhz);
+    dev.bus_width_bits = attr(kAttrGlobalMemoryBusWidth);
+    size_t total = 0;
+    if (a.cuDeviceTotalMem(&total, cu) == kCudaSuccess) dev.total_bytes = total;
+    char bus[64] = {};
+    if (a.cuDeviceGetPCIBusId && a.cuDeviceGetPCIBusId(bus, sizeof bus - 1, cu) == kCudaSuccess) {
+      std::string b = bus;
+      for (auto& ch : b) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      dev.pci_bus_id = b;
+    }
+    size_t free_b = 0, total_b = 0;
+    if (a.cuMemGetInfo(&free_b, &total_b) == kCudaSuccess) dev.free_bytes = free_b;
+  }
+  r.steps.push_back(step_pass("context", "Open the device and its primary context",
+                              fmt::format("device {} ({})", o.device, r.device.name)));
+
+  auto cublas = Cublas::open(o.cublas_candidates, &r.cublas_load);
+  int total_steps = static_cast<int>(o.plan.gemm_sizes.size() * o.plan.precisions.size()) + 6;
+  int done_steps = 0;
+  auto step = [&](const std::string& what) {
+    ++done_steps;
+    if (o.progress) o.progress(fmt::format("{}/{} {}", done_steps, total_steps, what));
+  };
+  if (!cublas) {
+    r.steps.push_back(step_fail("load_cublas", "Load cuBLAS", cublas.error().message));
+    r.steps.back().fix =
+        "Install cuBLAS for a CUDA the driver supports (pip: nvidia-cublas-cu12 / -cu13; or the CUDA toolkit) and "
+        "make it findable (LD_LIBRARY_PATH on Linux, PATH on Windows). Bandwidth figures below do not need it.";
+  } else {
+    r.steps.push_back(step_pass("load_cublas", "Load cuBLAS", r.cublas_load.path));
+    cublasHandle_t h = nullptr;
+    if (cublasStatus_t st = cublas->api().cublasCreate(&h); st != kCublasSuccess) {
+      r.steps.push_back(step_fail("cublas_handle", "Create a cuBLAS handle", "cublasCreate failed",
+                                  cublas->status_name(st), st));
+      r.steps.back().fix = "cuBLAS could not start on this GPU: check that its CUDA major is one the driver "
+                           "supports (see `tfgpu doctor`) and that GPU memory is free.";
+    } else {
+      cublas->api().cublasGetVersion(h, &r.cublas_version);
+      r.steps.push_back(step_pass("cublas_handle", "Create a cuBLAS handle", fmt::format("version {}", r.cublas_version)));
+      Runner runner(d, o);
+      for (Precision p : o.plan.precisions) {
+        std::string check = check_gemm(runner, *cublas, h, p);
+        for (int size : o.plan.gemm_sizes) {
+          step(fmt::format("GEMM {} {}", to_string(p), size));
+          GemmResult g;
+          g.check = check;
+          if (check.starts_with("cublasGemmEx failed")) {
+            g.precision = p;
+            g.m = g.n = g.k = size;
+            g.error = check;
+          } else {
+            bench_gemm(runner, *cublas, h, p, size, g);
+          }
+          r.gemm.push_back(std::move(g));
+        }
+      }
+      cublas->api().cublasDestroy(h);
+    }
+  }
+  Runner runner(d, o);
+  bench_bandwidth(runner, r.device, r.bandwidth, step);
+  a.cuCtxSetCurrent(nullptr);
+  a.cuDevicePrimaryCtxRelease(cu);
+  return r;
+}
+
+// ---- JSON ----------------------------------------------------------------------
+
+namespace {
+
+nlohmann::json load_json(const LoadOutcome& l) {
+  return {{"tried", l.tried}, {"errors", l.errors}, {"opened", l.opened}, {"path", l.path}};
+}
+
+LoadOutcome load_from_json(const nlohmann::json& j) {
+  LoadOutcome l;
+  if (!j.is_object()) return l;
+  auto list = [&](const char* k) {
+    std::vector<std::string> out;
+    if (auto it = j.find(k); it != j.end() && it->is_array()) {
+      for (const auto& v : *it) {
+        if (v.is_string()) out.push_back(v.get<std::string>());
+      }
+    }
+    return out;
+  };
+  l.tried = list("tried");
+  l.errors = list("errors");
+  l.opened = j.value("opened", "");
+  l.path = j.value("path", "");
+  return l;
+}
+
+std::vector<double> times_from_json(const nlohmann::json& j) {
+  std::vector<double> out;
+  if (auto it = j.find("times_ms"); it != j.end() && it->is_array()) {
+    for (const auto& v : *it) {
+      if (v.is_number()) out.push_back(v.get<double>());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const BenchReport& r) {
+  // The device and steps share verify's JSON shape.
+  VerifyReport v;
+  v.steps = r.steps;
+  v.devices.push_back(r.device);
+  nlohmann::json vj = to_json(v);
+  nlohmann::json j;
+  j["schema"] = "tfgpu.bench/1";
+  j["mode"] = r.mode;
+  j["warmup"] = r.warmup;
+  j["reps"] = r.reps;
+  j["driver_library"] = load_json(r.driver_load);
+  j["cublas_library"] = load_json(r.cublas_load);
+  j["driver_cuda_version"] = r.driver_cuda_version;
+  j["cublas_version"] = r.cublas_version;
+  j["steps"] = vj["steps"];
+  j["device"] = vj["devices"][0];
+  j["device"].erase("steps");
+  j["device"].erase("passed");
+  if (!r.child_failure.empty()) j["child_failure"] = r.child_failure;
+  j["gemm"] = nlohmann::json::array();
+  for (const auto& g : r.gemm) {
+    nlohmann::json gj = {{"precision", to_string(g.precision)}, {"m", g.m}, {"n", g.n}, {"k", g.k},
+                         {"times_ms", g.times_ms}, {"median_ms", g.median_ms}, {"tflops", g.tflops},
+                         {"check", g.check}};
+    if (!g.error.empty()) gj["error"] = g.error;
+    j["gemm"].push_back(std::move(gj));
+  }
+  j["bandwidth"] = nlohmann::json::array();
+  for (const auto& b : r.bandwidth) {
+    nlohmann::json bj = {{"id", b.id}, {"bytes", b.bytes}, {"bytes_counted", b.bytes_counted},
+                         {"times_ms", b.times_ms}, {"median_ms", b.median_ms}, {"gb_per_s", b.gbs}};
+    if (!b.error.empty()) bj["error"] = b.error;
+    j["bandwidth"].push_back(std::move(bj));
+  }
+  return j;
+}
+
+Result<BenchReport> bench_report_from_json(const nlohmann::json& j) {
+  if (!j.is_object() || j.value("schema", "") != "tfgpu.bench/1") {
+    return fail(Error::input("not a tfgpu.bench/1 report"));
+  }
+  try {
+    BenchReport r;
+    r.mode = j.value("mode", "");
+    r.warmup = j.value("warmup", 0);
+    r.reps = j.value("reps", 0);
+    if (auto it = j.find("driver_library"); it != j.end()) r.driver_load = load_from_json(*it);
+    if (auto it = j.find("cublas_library"); it != j.end()) r.cublas_load = load_from_json(*it);
+    r.driver_cuda_version = j.value("driver_cuda_version", 0);
+    r.cublas_version = j.value("cublas_version", 0);
+    r.child_failure = j.value("child_failure", "");
+    nlohmann::json vj = {{"schema", "tfgpu.verify/1"}, {"steps", j.value("steps", nlohmann::json::array())}};
+    if (auto it = j.find("device"); it != j.end() && it->is_object()) vj["devices"] = nlohmann::json::array({*it});
+    auto v = verify_report_from_json(vj);
+    if (!v) return fail(v.error());
+    r.steps = std::move(v->steps);
+    if (!v->devices.empty()) r.device = std::move(v->devices[0]);
+    if (auto it = j.find("gemm"); it != j.end() && it->is_array()) {
+      for (const auto& gj : *it) {
+        GemmResult g;
+        auto p = parse_precision(gj.value("precision", ""));
+        if (!p) return fail(p.error());
+        g.precision = *p;
+        g.m = gj.value("m", 0);
+        g.n = gj.value("n", 0);
+        g.k = gj.value("k", 0);
+        g.times_ms = times_from_json(gj);
+        g.median_ms = gj.value("median_ms", 0.0);
+        g.tflops = gj.value("tflops", 0.0);
+        g.check = gj.value("check", "");
+        g.error = gj.value("error", "");
+        r.gemm.push_back(std::move(g));
+      }
+    }
+    if (auto it = j.find("bandwidth"); it != j.end() && it->is_array()) {
+      for (const auto& bj : *it) {
+        BandwidthResult b;
+        b.id = bj.value("id", "");
+        b.bytes = bj.value("bytes", uint64_t{0});
+        b.bytes_counted = bj.value("bytes_counted", uint64_t{0});
+        b.times_ms = times_from_json(bj);
+        b.median_ms = bj.value("median_ms", 0.0);
+        b.gbs = bj.value("gb_per_s", 0.0);
+        b.error = bj.value("error", "");
+        r.bandwidth.push_back(std::move(b));
+      }
+    }
+    return r;
+  } catch (const nlohmann::json::exception& e) {
+    return fail(Error::input(fmt::format("malformed bench report: {}", e.what())));
+  }
+}
+
+}  // namespace tfgpu::gpu

@@ -1,0 +1,175 @@
+// `tfgpu verify` and `tfgpu bench` end to end: the real tfgpu binary, its child process,
+// the mock libcuda.so.1 / libcublas.so.13 found through LD_LIBRARY_PATH exactly as the
+// real ones would be. Covers the failures only a child process can survive: a driver that
+// crashes or hangs inside cuInit.
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "host/host.h"
+#include "util/error.h"
+
+namespace tfgpu {
+namespace {
+
+const std::string kMockDir = std::string(TFGPU_TEST_BINARY_DIR) + "/mocks_cuda/lib";
+
+ProcessResult tfgpu(std::vector<std::string> args, std::map<std::string, std::string> env = {},
+                    int timeout_ms = 60000) {
+  auto host = make_system_host();
+  ProcessSpec spec;
+  spec.argv = {TFGPU_EXE};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.timeout = std::chrono::milliseconds(timeout_ms);
+  env.emplace("LD_LIBRARY_PATH", kMockDir);
+  env.emplace("TFGPU_MOCK_CUDA", "ok");
+  spec.env_overrides = env;
+  auto r = host->run(spec);
+  EXPECT_TRUE(r.has_value());
+  return r ? *r : ProcessResult{};
+}
+
+TEST(VerifyCli, HealthyGpuExitsZeroAndSaysItWorks) {
+  auto r = tfgpu({"verify"});
+  EXPECT_EQ(r.exit_code, kExitOk) << r.out << r.err;
+  EXPECT_NE(r.out.find("the GPU works end to end (1 device checked)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("[pass] Run a kernel"), std::string::npos) << r.out;
+}
+
+TEST(VerifyCli, JsonOutputIsTheDocumentedSchema) {
+  auto r = tfgpu({"verify", "--json"});
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], "tfgpu.verify/1");
+  EXPECT_EQ(j["passed"], true);
+  EXPECT_EQ(j["devices"][0]["name"], "NVIDIA GeForce RTX 4090");
+  EXPECT_EQ(j["devices"][0]["steps"].size(), 6u);
+}
+
+TEST(VerifyCli, NoDriverIsAFailureWithAFixNotACrash) {
+  auto r = tfgpu({"verify", "--driver", "libcuda-not-here.so.1"});
+  EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
+  EXPECT_NE(r.out.find("[FAIL] Load the CUDA driver library"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("fix: Install the NVIDIA driver"), std::string::npos) << r.out;
+}
+
+TEST(VerifyCli, CrashingDriverIsReportedAndTfgpuSurvives) {
+  auto r = tfgpu({"verify"}, {{"TFGPU_MOCK_CUDA", "crash"}});
+  EXPECT_TRUE(r.exited);
+  EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
+  EXPECT_NE(r.out.find("crashed: signal 11"), std::string::npos) << r.out;
+}
+
+TEST(VerifyCli, HangingDriverIsKilledAfterTheTimeout) {
+  auto r = tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_CUDA", "hang"}});
+  EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
+  EXPECT_NE(r.out.find("timeout"), std::string::npos) << r.out;
+}
+
+TEST(VerifyCli, WrongKernelResultFailsLoudly) {
+  auto r = tfgpu({"verify"}, {{"TFGPU_MOCK_CUDA", "wrong_result"}});
+  EXPECT_EQ(r.exit_code, kExitProblems);
+  EXPECT_NE(r.out.find("FAILED at \"Run a kernel"), std::string::npos) << r.out;
+}
+
+TEST(VerifyCli, MalformedPredictionFileIsAUsageError) {
+  std::string path = std::string(TFGPU_TEST_BINARY_DIR) + "/bad_prediction.json";
+  std::ofstream(path) << "{\"will_use_gpu\": \"maybe\"}";
+  auto r = tfgpu({"verify", "--python", "/bin/false", "--prediction", path});
+  EXPECT_EQ(r.exit_code, kExitUsage);
+  EXPECT_NE(r.err.find("will_use_gpu"), std::string::npos) << r.err;
+}
+
+TEST(BenchCli, QuickJsonHasFiguresPeaksAndTheSpeedUp) {
+  auto r = tfgpu({"bench", "--quick", "--sizes", "64,128", "--copy-mib", "4", "--json"});
+  ASSERT_EQ(r.exit_code, kExitOk) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["schema"], "tfgpu.bench/1");
+  EXPECT_EQ(j["mode"], "quick");
+  EXPECT_EQ(j["gemm"].size(), 8u);
+  EXPECT_EQ(j["peak"]["gpu"], "GeForce RTX 4090");  // from the KB, matched by the driver's name
+  EXPECT_EQ(j["peak"]["matched_by"], "name");
+  EXPECT_TRUE(j["gemm"][0]["percent_of_peak"].is_number());
+  EXPECT_EQ(j["mixed_precision_speedup"]["bf16"], "BF16 GEMM is 2.2x FP32 on this card (128: 155.0 vs 70.0 TFLOPS)");
+  EXPECT_EQ(j["cublas_library"]["opened"], "libcublas.so.13");  // first KB name that loads
+}
+
+TEST(BenchCli, BadSizesAreAUsageError) {
+  auto r = tfgpu({"bench", "--sizes", "64,lots"});
+  EXPECT_EQ(r.exit_code, kExitUsage);
+  EXPECT_NE(r.err.find("--sizes: 'lots'"), std::string::npos) << r.err;
+}
+
+TEST(BenchCli, CrashingDriverIsReportedAndTfgpuSurvives) {
+  auto r = tfgpu({"bench", "--quick"}, {{"TFGPU_MOCK_CUDA", "crash"}});
+  EXPECT_EQ(r.exit_code, kExitProblems);
+  EXPECT_NE(r.out.find("the benchmark process did not finish: crashed"), std::string::npos) << r.out;
+}
+
+}  // namespace
+}  // namespace tfgpu
+
+namespace tfgpu {
+namespace {
+
+// The system host, except that "self" is the tfgpu binary (the test binary is not tfgpu).
+class TfgpuExeHost final : public Host {
+ public:
+  TfgpuExeHost() : real_(make_system_host()) {}
+  Platform platform() const override { return real_->platform(); }
+  OsRelease os_release() const override { return real_->os_release(); }
+  std::optional<std::string> env(const std::string& n) const override { return real_->env(n); }
+  std::map<std::string, std::string> environment() const override { return real_->environment(); }
+  Result<std::string> read_file(const std::string& p, uint64_t max) const override { return real_->read_file(p, max); }
+  Result<std::vector<DirEntry>> list_dir(const std::string& p) const override { return real_->list_dir(p); }
+  std::optional<FileInfo> stat(const std::string& p) const override { return real_->stat(p); }
+  std::optional<FileInfo> lstat(const std::string& p) const override { return real_->lstat(p); }
+  Result<std::string> canonical(const std::string& p) const override { return real_->canonical(p); }
+  std::string current_dir() const override { return real_->current_dir(); }
+  Result<ProcessResult> run(const ProcessSpec& s) const override { return real_->run(s); }
+  std::string self_exe() const override { return TFGPU_EXE; }
+
+ private:
+  std::unique_ptr<Host> real_;
+};
+
+TEST(BenchCli, ProgressLineShowsOnATerminalAndIsClearedBeforeTheReport) {
+  const char* old_path = std::getenv("LD_LIBRARY_PATH");
+  std::string saved = old_path ? old_path : "";
+  ::setenv("LD_LIBRARY_PATH", kMockDir.c_str(), 1);
+  ::setenv("TFGPU_MOCK_CUDA", "ok", 1);
+  ::setenv("TFGPU_MOCK_CUDA_SLEEP_MS", "20", 1);
+  TfgpuExeHost host;
+  std::ostringstream out, err;
+  int code = run_cli({"bench", "--quick", "--sizes", "64", "--copy-mib", "1"}, host, out, err,
+                     /*stdout_is_terminal=*/true);
+  ::unsetenv("TFGPU_MOCK_CUDA_SLEEP_MS");
+  ::unsetenv("TFGPU_MOCK_CUDA");
+  if (old_path) {
+    ::setenv("LD_LIBRARY_PATH", saved.c_str(), 1);
+  } else {
+    ::unsetenv("LD_LIBRARY_PATH");
+  }
+  EXPECT_EQ(code, kExitOk) << err.str();
+  std::string text = out.str();
+  EXPECT_NE(text.find("\r\x1b[K  measuring "), std::string::npos) << text;
+  EXPECT_NE(text.find("/10 GEMM"), std::string::npos) << text;  // "k/10 GEMM fp32 64": 4 GEMMs + 6 copies
+  size_t report = text.find("tfgpu bench (quick mode");
+  ASSERT_NE(report, std::string::npos);
+  EXPECT_EQ(text.rfind("\x1b[K", report), report - 3);  // the line is cleared right before the report
+}
+
+TEST(BenchCli, NoProgressLineWhenStdoutIsNotATerminal) {
+  auto r = tfgpu({"bench", "--quick", "--sizes", "64", "--copy-mib", "1"}, {{"TFGPU_MOCK_CUDA_SLEEP_MS", "5"}});
+  EXPECT_EQ(r.exit_code, kExitOk);
+  EXPECT_EQ(r.out.find("measuring"), std::string::npos);
+  EXPECT_EQ(r.out.find('\r'), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tfgpu
