@@ -217,6 +217,19 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
       add_cites(out.citations, row.driver_compat->cites);
       return true;
     });
+    // WSL2 runs the Linux wheels on the Windows driver, whose number must satisfy the
+    // Windows column of NVIDIA's tables (nvidia.md section 6).
+    if (p == Platform::kWindows) {
+      const TfRelease* newest = nullptr;
+      for (const auto& r : kb.tf_releases()) {
+        if (!r.has_gpu_build(Platform::kLinux)) continue;
+        auto need = kb.min_driver(r.cuda, Platform::kWindows, DriverPolicy::kMinorVersionCompat);
+        if (need && need->min_driver <= *v) newest = &r;
+      }
+      if (newest && !newest->has_gpu_build(Platform::kWindows))
+        out.notes.push_back(fmt::format("in WSL2 this driver also runs the Linux wheels up to TensorFlow {} (CUDA {})",
+                                        newest->version.str(), newest->cuda.str()));
+    }
     if (!out.driver->newest_cuda_minor_compat)
       out.notes.push_back(fmt::format("driver {} is older than every CUDA toolkit in the knowledge base needs",
                                      driver_version_str(*v)));
