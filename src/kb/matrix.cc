@@ -255,10 +255,13 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
     ComputeCapability cc = gpus.front()->cc;
     for (const Gpu* g : gpus) {
       if (g->cc != cc) {
+        // One example per compute capability, so the message shows the difference.
         std::vector<std::string> names;
+        std::vector<ComputeCapability> shown;
         for (const Gpu* h : gpus) {
-          std::string n = fmt::format("{} ({})", h->name, h->cc.str());
-          if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+          if (std::find(shown.begin(), shown.end(), h->cc) != shown.end()) continue;
+          shown.push_back(h->cc);
+          names.push_back(fmt::format("{} ({})", h->name, h->cc.str()));
           if (names.size() == 3) break;
         }
         return fail(Error::input(fmt::format("GPU name '{}' matches GPUs with different compute capabilities ({}, ...): be more specific",
@@ -283,8 +286,7 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
         case CcSupport::kIgnored: d.tf_ignored.push_back(v); break;
         case CcSupport::kUnknown: d.tf_unknown.push_back(v); break;
       }
-      row.why.push_back(fmt::format("{} {}: {}", gpus.front()->name, to_string(row.gpu_support->support),
-                                    row.gpu_support->detail));
+      // No `why` line: the GPU column and the grouped summary say it (JSON: gpu_support_detail).
       return true;
     });
     for (auto* list : {&d.tf_native, &d.tf_ptx_jit, &d.tf_ignored, &d.tf_unknown})
