@@ -624,6 +624,9 @@ TEST(KbFacts, GpuLookupByNameIgnoresVendorWords) {
   for (const Gpu* x : *g) ids.push_back(x->pci_id);
   EXPECT_EQ(ids, (std::vector<std::string>{"10de:2487", "10de:2503", "10de:2544"}));
   EXPECT_EQ(the_kb().find_gpus_by_name("rtx 4090")->front()->pci_id, "10de:2684");
+  EXPECT_EQ(the_kb().find_gpus_by_name("rtx3060")->size(), 3u);
+  EXPECT_EQ(the_kb().find_gpus_by_name("3060")->front()->name, "GeForce RTX 3060");
+  EXPECT_EQ(the_kb().find_gpus_by_name("H100 SXM5 80GB")->front()->pci_id, "10de:2330");
   auto missing = the_kb().find_gpus_by_name("RTX 9999");
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message.find("did you mean"), std::string::npos);

@@ -111,6 +111,8 @@ TEST(Matrix, Driver52206OnWindowsRunsCuda118AndEveryWindowsGpuRelease) {
   EXPECT_EQ(v.front(), "2.10.0");
   EXPECT_EQ(v.back(), "1.13.1");
   EXPECT_EQ(v.size(), 14u);
+  ASSERT_FALSE(r.notes.empty());
+  EXPECT_EQ(r.notes.back(), "in WSL2 this driver also runs the Linux wheels up to TensorFlow 2.14.0 (CUDA 11.8)");
 }
 
 TEST(Matrix, OldDriverOnLinuxStopsAtCuda10) {
@@ -157,7 +159,7 @@ TEST(Matrix, NoFiltersListsEveryReleaseNewestFirst) {
   EXPECT_EQ(r.rows.size(), the_kb().tf_releases().size());
   EXPECT_EQ(r.rows.front().release->version.str(), "2.21.0");
   std::string text = tfgpu::render_matrix_text(r);
-  EXPECT_TRUE(contains(text, "2.15.0   3.9-3.11           12.2   8.9")) << text;
+  EXPECT_TRUE(contains(text, "2.15.0   3.9-3.11           12.2   8.9    yes         525.60.13")) << text;
   auto win = ask({.platform = Platform::kWindows});
   EXPECT_TRUE(contains(tfgpu::render_matrix_text(win), "no (CPU)"));
 }

@@ -462,7 +462,11 @@ Result<std::vector<const Gpu*>> KnowledgeBase::find_gpus_by_name(std::string_vie
   auto words = split_nonempty(wanted, ' ');
   for (const auto& g : gpus_) {
     std::string name = normalize_gpu_name(g.name);
-    if (name == wanted) {
+    auto squeeze = [](std::string x) {
+      x.erase(std::remove(x.begin(), x.end(), ' '), x.end());
+      return x;
+    };
+    if (name == wanted || squeeze(name) == squeeze(wanted)) {  // "rtx3060" is "RTX 3060"
       exact.push_back(&g);
       continue;
     }
@@ -473,7 +477,12 @@ Result<std::vector<const Gpu*>> KnowledgeBase::find_gpus_by_name(std::string_vie
     if (all) partial.push_back(&g);
   }
   if (!exact.empty()) return exact;
-  if (!partial.empty()) return partial;
+  if (!partial.empty()) {
+    // Closest first: "3060" -> "GeForce RTX 3060" before "GeForce RTX 3060 Ti".
+    std::stable_sort(partial.begin(), partial.end(),
+                     [](const Gpu* a, const Gpu* b) { return a->name.size() < b->name.size(); });
+    return partial;
+  }
   // Nearest names by edit distance over the normalised names.
   std::vector<std::pair<size_t, std::string>> scored;
   for (const auto& g : gpus_) scored.emplace_back(edit_distance(wanted, normalize_gpu_name(g.name)), g.name);

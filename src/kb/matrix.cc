@@ -217,6 +217,19 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
       add_cites(out.citations, row.driver_compat->cites);
       return true;
     });
+    // WSL2 runs the Linux wheels on the Windows driver, whose number must satisfy the
+    // Windows column of NVIDIA's tables (nvidia.md section 6).
+    if (p == Platform::kWindows) {
+      const TfRelease* newest = nullptr;
+      for (const auto& r : kb.tf_releases()) {
+        if (!r.has_gpu_build(Platform::kLinux)) continue;
+        auto need = kb.min_driver(r.cuda, Platform::kWindows, DriverPolicy::kMinorVersionCompat);
+        if (need && need->min_driver <= *v) newest = &r;
+      }
+      if (newest && !newest->has_gpu_build(Platform::kWindows))
+        out.notes.push_back(fmt::format("in WSL2 this driver also runs the Linux wheels up to TensorFlow {} (CUDA {})",
+                                        newest->version.str(), newest->cuda.str()));
+    }
     if (!out.driver->newest_cuda_minor_compat)
       out.notes.push_back(fmt::format("driver {} is older than every CUDA toolkit in the knowledge base needs",
                                      driver_version_str(*v)));
@@ -242,10 +255,13 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
     ComputeCapability cc = gpus.front()->cc;
     for (const Gpu* g : gpus) {
       if (g->cc != cc) {
+        // One example per compute capability, so the message shows the difference.
         std::vector<std::string> names;
+        std::vector<ComputeCapability> shown;
         for (const Gpu* h : gpus) {
-          std::string n = fmt::format("{} ({})", h->name, h->cc.str());
-          if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+          if (std::find(shown.begin(), shown.end(), h->cc) != shown.end()) continue;
+          shown.push_back(h->cc);
+          names.push_back(fmt::format("{} ({})", h->name, h->cc.str()));
           if (names.size() == 3) break;
         }
         return fail(Error::input(fmt::format("GPU name '{}' matches GPUs with different compute capabilities ({}, ...): be more specific",
@@ -270,8 +286,7 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
         case CcSupport::kIgnored: d.tf_ignored.push_back(v); break;
         case CcSupport::kUnknown: d.tf_unknown.push_back(v); break;
       }
-      row.why.push_back(fmt::format("{} {}: {}", gpus.front()->name, to_string(row.gpu_support->support),
-                                    row.gpu_support->detail));
+      // No `why` line: the GPU column and the grouped summary say it (JSON: gpu_support_detail).
       return true;
     });
     for (auto* list : {&d.tf_native, &d.tf_ptx_jit, &d.tf_ignored, &d.tf_unknown})

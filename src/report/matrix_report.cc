@@ -196,13 +196,13 @@ void render_gpu_detail(std::string& o, const MatrixResult& r) {
 void render_table(std::string& o, const MatrixResult& r) {
   const auto p = r.query.platform;
   bool any_why = std::any_of(r.rows.begin(), r.rows.end(), [](const auto& row) { return !row.why.empty(); });
-  o += fmt::format("{:<8} {:<18} {:<6} {:<6} {:<10} {:<11}\n", "TF", "Python", "CUDA", "cuDNN",
+  o += fmt::format("{:<8} {:<18} {:<6} {:<6} {:<11} {}\n", "TF", "Python", "CUDA", "cuDNN",
                    std::string("GPU/") + platform_name(p), "min driver");
   for (const auto& row : r.rows) {
     const auto& tf = *row.release;
     std::string gpu = row.gpu_build ? "yes" : "no (CPU)";
     if (row.gpu_support) gpu = std::string(kb::to_string(row.gpu_support->support));
-    o += fmt::format("{:<8} {:<18} {:<6} {:<6} {:<10} {:<11}{}\n", tf.version.str(),
+    o += fmt::format("{:<8} {:<18} {:<6} {:<6} {:<11} {}{}\n", tf.version.str(),
                      row.python.empty() ? "-" : kb::compact_versions(row.python), tf.cuda.str(), tf.cudnn.str(), gpu,
                      row.driver_compat ? kb::driver_version_str(row.driver_compat->min_driver) : "-",
                      tf.prov.verified ? "" : "  (unverified)");
