@@ -179,6 +179,8 @@ class PeParser {
   std::optional<uint32_t> find_entry(const ByteReader& rsrc, uint32_t dir_off, std::optional<uint32_t> id) {
     ByteReader dir = rsrc.sub(dir_off, 16, "resource directory");
     uint32_t count = uint32_t{dir.u16_at(12)} + dir.u16_at(14);
+    // The counts must describe entries that exist, found or not.
+    rsrc.sub(dir_off + 16ull, count * 8ull, "resource directory entries");
     for (uint32_t i = 0; i < count; ++i) {
       ByteReader e = rsrc.sub(dir_off + 16ull + i * 8ull, 8, "resource directory entry");
       uint32_t name = e.u32_at(0);
