@@ -67,6 +67,7 @@ class PeParser {
     bool plus = magic == kPe32PlusMagic;
     out.bits = plus ? 64 : 32;
     image_base_ = plus ? opt.u64_at(24) : opt.u32_at(28);
+    size_of_headers_ = opt.u32_at(60);
     out.subsystem = opt.u16_at(68);
     uint32_t ndirs = opt.u32_at(plus ? 108 : 92);
     uint64_t dirs_at = plus ? 112 : 96;
@@ -104,6 +105,8 @@ class PeParser {
  private:
   // RVA -> file offset through the section table.
   std::optional<uint64_t> rva_to_offset(uint64_t rva) const {
+    // The headers are mapped at RVA 0 as they are in the file.
+    if (rva < size_of_headers_ && (sections_.empty() || rva < sections_.front().virtual_address)) return rva;
     for (const SectionHeader& s : sections_) {
       uint64_t extent = std::max(s.virtual_size, s.raw_size);
       if (rva >= s.virtual_address && rva - s.virtual_address < extent) {
@@ -267,6 +270,7 @@ class PeParser {
 
   ByteReader file_;
   uint64_t image_base_ = 0;
+  uint32_t size_of_headers_ = 0;
   std::vector<SectionHeader> sections_;
 };
 
