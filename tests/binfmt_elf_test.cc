@@ -230,3 +230,31 @@ TEST(ElfLive, RealCudaRuntimeHasSonameLibcudartSo13) {
 
 }  // namespace
 }  // namespace tfgpu::binfmt
+
+namespace tfgpu::binfmt {
+namespace {
+
+TEST(Elf, PrefixOfAHugeFileIsEnoughForTheDynamicSection) {
+  // Probes may read only the first megabytes of a 500 MB libcublasLt: the section header
+  // table at the end is then missing, which a whole-file parse reports as truncation.
+  test::ElfBuilder b;
+  b.soname = "libcublasLt.so.12";
+  b.needed = {"libc.so.6"};
+  std::string bytes = b.build();
+  std::string prefix = bytes.substr(0, b.dynamic_offset + 16 * 5);
+  auto whole = parse_elf(prefix, "libcublasLt.so.12");
+  ASSERT_FALSE(whole);
+  EXPECT_EQ(whole.error().kind, ErrorKind::kInput);
+  auto f = parse_elf(prefix, "libcublasLt.so.12", ElfInput::kPrefix);
+  ASSERT_TRUE(f) << f.error().message;
+  EXPECT_EQ(f->soname, "libcublasLt.so.12");
+  EXPECT_EQ(f->needed, std::vector<std::string>{"libc.so.6"});
+  // A prefix that stops inside the dynamic section is still an error.
+  auto cut = parse_elf(bytes.substr(0, b.dynamic_offset + 4), "libcublasLt.so.12", ElfInput::kPrefix);
+  ASSERT_FALSE(cut);
+  EXPECT_EQ(cut.error().message, "libcublasLt.so.12: truncated dynamic section at offset 0x" +
+                                     fmt::format("{:x}", b.dynamic_offset));
+}
+
+}  // namespace
+}  // namespace tfgpu::binfmt

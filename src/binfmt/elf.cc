@@ -37,7 +37,7 @@ struct DynEntry {
 
 class ElfParser {
  public:
-  explicit ElfParser(std::string_view bytes) : file_(bytes, Endian::kLittle, "ELF header") {}
+  ElfParser(std::string_view bytes, ElfInput input) : file_(bytes, Endian::kLittle, "ELF header"), input_(input) {}
 
   ElfFile parse() {
     ElfFile out;
@@ -71,7 +71,8 @@ class ElfParser {
 
     // Section headers first: extended numbering (gABI "Extended Section Numbering") keeps
     // the real counts in section 0 when they overflow the 16-bit fields.
-    if (shoff != 0) {
+    // A prefix of a file does not reach the section headers (they are at the end).
+    if (shoff != 0 && input_ == ElfInput::kWholeFile) {
       if (shentsize < (is64_ ? 64 : 40)) eh.fail_at(is64_ ? 58 : 46, fmt::format("bad section header size {}", shentsize));
       Section first = section_at(shoff, shentsize, 0);
       if (shnum == 0) shnum = first.size;
@@ -92,7 +93,7 @@ class ElfParser {
 
     std::optional<ByteReader> dynamic;
     for (const Segment& s : segments_) {
-      if (s.type == kPtLoad) file_.sub(s.offset, s.filesz, "loadable segment");
+      if (s.type == kPtLoad && input_ == ElfInput::kWholeFile) file_.sub(s.offset, s.filesz, "loadable segment");
       if (s.type == kPtInterp) {
         ByteReader interp = file_.sub(s.offset, s.filesz, "interpreter path");
         out.interpreter = std::string(interp.cstring_at(0));
@@ -217,6 +218,7 @@ class ElfParser {
   }
 
   ByteReader file_;
+  ElfInput input_;
   bool is64_ = false;
   std::vector<Segment> segments_;
   std::vector<Section> sections_;
@@ -269,10 +271,10 @@ ElfInfo ElfFile::to_info() const {
   return info;
 }
 
-Result<ElfFile> parse_elf(std::string_view bytes, std::string_view name) {
+Result<ElfFile> parse_elf(std::string_view bytes, std::string_view name, ElfInput input) {
   if (!looks_like_elf(bytes)) return fail(not_this_format(name, "not an ELF file"));
   try {
-    return ElfParser(bytes).parse();
+    return ElfParser(bytes, input).parse();
   } catch (const ParseError& e) {
     return fail(parse_error_to_error(name, e));
   }

@@ -39,10 +39,18 @@ struct ElfFile {
 // True when bytes start with the ELF magic (\x7f E L F).
 bool looks_like_elf(std::string_view bytes);
 
+// What the bytes given to parse_elf are.
+enum class ElfInput {
+  kWholeFile,  // the whole file: the section header table and every PT_LOAD must be there
+  kPrefix,     // only the first bytes of a (huge) file: what the program headers reach is
+               // read, structures past the end are still "truncated" errors
+};
+
 // Parses an ELF file. `name` (a path or file name) prefixes error messages.
 // Errors: kNotFound "NAME: not an ELF file" when the magic is absent;
 //         kInput "NAME: truncated dynamic section at offset 0x1234" and similar when malformed.
-Result<ElfFile> parse_elf(std::string_view bytes, std::string_view name = {});
+Result<ElfFile> parse_elf(std::string_view bytes, std::string_view name = {},
+                          ElfInput input = ElfInput::kWholeFile);
 
 // Same, reduced to the snapshot's ElfInfo.
 Result<ElfInfo> read_elf_info(std::string_view bytes, std::string_view name = {});

@@ -71,13 +71,19 @@ LdCache parse(std::string_view bytes) {
   uint64_t entries_end = kOldHeaderSize + uint64_t{nlibs} * kOldEntrySize;
   ByteReader entries = file.sub(kOldHeaderSize, uint64_t{nlibs} * kOldEntrySize, "cache entries");
   uint64_t new_at = align8(entries_end);
+  ByteReader strings = file.tail(entries_end, "cache string table");
   if (file.has(new_at, kNewMagic.size()) && file.bytes_at(new_at, kNewMagic.size()) == kNewMagic) {
     out.format = LdCacheFormat::kCompat;
     out.records = read_new(file, new_at);
+    // ld.so reads only the new part, but the old entries must still resolve: a compat
+    // file whose old half is broken is damaged, whatever the new half says.
+    for (uint32_t i = 0; i < nlibs; ++i) {
+      strings.cstring_at(entries.u32_at(i * kOldEntrySize + 4));
+      strings.cstring_at(entries.u32_at(i * kOldEntrySize + 8));
+    }
     return out;
   }
   out.format = LdCacheFormat::kOld;
-  ByteReader strings = file.tail(entries_end, "cache string table");
   for (uint32_t i = 0; i < nlibs; ++i) {
     LdCacheRecord r;
     r.flags = static_cast<int32_t>(entries.u32_at(i * kOldEntrySize));

@@ -67,6 +67,7 @@ class PeParser {
     bool plus = magic == kPe32PlusMagic;
     out.bits = plus ? 64 : 32;
     image_base_ = plus ? opt.u64_at(24) : opt.u32_at(28);
+    size_of_headers_ = opt.u32_at(60);
     out.subsystem = opt.u16_at(68);
     uint32_t ndirs = opt.u32_at(plus ? 108 : 92);
     uint64_t dirs_at = plus ? 112 : 96;
@@ -104,6 +105,8 @@ class PeParser {
  private:
   // RVA -> file offset through the section table.
   std::optional<uint64_t> rva_to_offset(uint64_t rva) const {
+    // The headers are mapped at RVA 0 as they are in the file.
+    if (rva < size_of_headers_ && (sections_.empty() || rva < sections_.front().virtual_address)) return rva;
     for (const SectionHeader& s : sections_) {
       uint64_t extent = std::max(s.virtual_size, s.raw_size);
       if (rva >= s.virtual_address && rva - s.virtual_address < extent) {
@@ -179,6 +182,8 @@ class PeParser {
   std::optional<uint32_t> find_entry(const ByteReader& rsrc, uint32_t dir_off, std::optional<uint32_t> id) {
     ByteReader dir = rsrc.sub(dir_off, 16, "resource directory");
     uint32_t count = uint32_t{dir.u16_at(12)} + dir.u16_at(14);
+    // The counts must describe entries that exist, found or not.
+    rsrc.sub(dir_off + 16ull, count * 8ull, "resource directory entries");
     for (uint32_t i = 0; i < count; ++i) {
       ByteReader e = rsrc.sub(dir_off + 16ull + i * 8ull, 8, "resource directory entry");
       uint32_t name = e.u32_at(0);
@@ -265,6 +270,7 @@ class PeParser {
 
   ByteReader file_;
   uint64_t image_base_ = 0;
+  uint32_t size_of_headers_ = 0;
   std::vector<SectionHeader> sections_;
 };
 
