@@ -86,8 +86,12 @@ void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::
     bool newer = false;
     if (const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
         r && !r->has_gpu_build(Platform::kWindows) && r->has_gpu_build(Platform::kLinux)) {
-      Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11", in.gpu_context ? 0.93 : 0.6,
-                    "platform.windows_no_cuda_build", {}};
+      // A report naming Linux too (a distribution, .so files) may be from WSL2 without
+      // saying so: less sure then.
+      auto lv = f.os_votes.find("linux");
+      bool linux_too = lv != f.os_votes.end() && lv->second > 0;
+      double w = (in.gpu_context ? 0.93 : 0.6) * (linux_too ? 0.6 : 1.0);
+      Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11", w, "platform.windows_no_cuda_build", {}};
       inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
       inf.evidence.push_back(from_fact("native Windows (no WSL2 mentioned)", f.os));
       std::string msg = fmt::format("TensorFlow {} has no CUDA build for native Windows", r->version.str());
