@@ -539,7 +539,10 @@ std::span<const ExtractorKeywords> extractor_keywords() {
 
 void run_extractor(Extractor which, std::string_view line, int line_no, LogFacts& facts) {
   std::string lower_buf = to_lower(line);
-  std::string_view lower = lower_buf;
+  run_extractor(which, line, lower_buf, line_no, facts);
+}
+
+void run_extractor(Extractor which, std::string_view line, std::string_view lower, int line_no, LogFacts& facts) {
   switch (which) {
     case Extractor::kTensorflow: extract_tensorflow(line, lower, line_no, facts); break;
     case Extractor::kPython: extract_python(lower, line_no, facts); break;

@@ -41,6 +41,8 @@ std::span<const ExtractorKeywords> extractor_keywords();
 
 // Runs one extractor over `line` (already cut to the scanner's prefix cap).
 void run_extractor(Extractor which, std::string_view line, int line_no, LogFacts& facts);
+// The same with the line's ASCII-lower-case copy supplied (same length).
+void run_extractor(Extractor which, std::string_view line, std::string_view lower, int line_no, LogFacts& facts);
 
 // Words allowed between a keyword and its version ("TensorFlow version (use command
 // below): 2.7.0"); anything else means the number is not this keyword's version.

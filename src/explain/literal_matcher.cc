@@ -86,6 +86,8 @@ LiteralMatcher::LiteralMatcher(const std::vector<std::string>& literals) : liter
     }
   }
   // Class 0 (bytes in no literal) always returns to the root: nothing can continue.
+  for (auto& next : delta_)
+    if (!outs[next].empty()) next |= kHasOutput;
   out_begin_.assign(states + 1, 0);
   for (size_t s = 0; s < states; ++s) out_begin_[s + 1] = out_begin_[s] + static_cast<uint32_t>(outs[s].size());
   out_.reserve(out_begin_[states]);

@@ -27,19 +27,26 @@ class LiteralMatcher {
     const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
     const size_t n = text.size();
     const uint32_t width = alphabet_size_;
+    const uint32_t* delta = delta_.data();
+    // Table entries carry kHasOutput on states that end a literal, so the common case
+    // (no match) is one lookup per byte.
+    uint32_t s = state;
     for (size_t i = 0; i < n; ++i) {
-      state = delta_[static_cast<size_t>(state) * width + klass_[bytes[i]]];
-      const uint32_t begin = out_begin_[state];
-      const uint32_t end = out_begin_[state + 1];
-      for (uint32_t k = begin; k < end; ++k) on_match(out_[k], i + 1);
+      s = delta[static_cast<size_t>(s & kStateMask) * width + klass_[bytes[i]]];
+      if (s & kHasOutput) {
+        const uint32_t id = s & kStateMask;
+        for (uint32_t k = out_begin_[id]; k < out_begin_[id + 1]; ++k) on_match(out_[k], i + 1);
+      }
     }
-    return state;
+    return s & kStateMask;
   }
 
   size_t literal_count() const { return literal_count_; }
   size_t state_count() const { return out_begin_.size() - 1; }
 
  private:
+  static constexpr uint32_t kHasOutput = 0x80000000u;
+  static constexpr uint32_t kStateMask = 0x7fffffffu;
   uint32_t klass_[256] = {};  // byte -> alphabet class (0 = byte in no literal)
   uint32_t alphabet_size_ = 1;
   std::vector<uint32_t> delta_;      // state * alphabet_size + class -> next state

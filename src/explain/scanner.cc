@@ -62,6 +62,8 @@ struct Scanner::Impl {
   std::vector<uint8_t> sig_any, sig_none;
   std::vector<uint32_t> line_sigs;
   std::vector<uint32_t> kept;  // hits kept per signature
+  std::vector<uint64_t> counts;  // lines matched per signature
+  std::string lower;             // the current line's prefix, lower-case (for extractors)
 
   ScanResult result;
 
@@ -105,6 +107,7 @@ struct Scanner::Impl {
     sig_any.assign(sigs.size(), 0);
     sig_none.assign(sigs.size(), 0);
     kept.assign(sigs.size(), 0);
+    counts.assign(sigs.size(), 0);
     prefix.reserve(kLinePrefixCap);
   }
 
@@ -159,7 +162,7 @@ struct Scanner::Impl {
         bool ok = sig_all[s] == all_needed[s] && (sig.patterns.any.empty() || sig_any[s]) && !sig_none[s];
         if (!ok) continue;
         any_hit = true;
-        ++result.hit_counts[sig.id];
+        ++counts[s];
         if (kept[s] < kHitsKeptPerSignature) {
           ++kept[s];
           result.hits.push_back({&sig, line, prefix.substr(0, kExcerptCap)});
@@ -173,8 +176,13 @@ struct Scanner::Impl {
         }
       }
       if (any_hit && !stats.invalid_utf8 && !valid_utf8(prefix)) stats.invalid_utf8 = true;
-      for (uint32_t e = 0; e < static_cast<uint32_t>(Extractor::kCount); ++e)
-        if (extractor_mask & (1u << e)) run_extractor(static_cast<Extractor>(e), prefix, line, result.facts);
+      if (extractor_mask) {
+        lower.assign(prefix);
+        for (char& c : lower)
+          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+        for (uint32_t e = 0; e < static_cast<uint32_t>(Extractor::kCount); ++e)
+          if (extractor_mask & (1u << e)) run_extractor(static_cast<Extractor>(e), prefix, lower, line, result.facts);
+      }
     }
 
     line_lits.clear();
@@ -209,6 +217,10 @@ void Scanner::feed(std::string_view chunk) { impl_->feed(chunk); }
 
 ScanResult Scanner::finish() {
   if (impl_->line_open) impl_->end_line();
+  auto sigs = impl_->set.signatures();
+  for (size_t i = 0; i < sigs.size(); ++i)
+    if (impl_->counts[i]) impl_->result.hit_counts[sigs[i].id] = impl_->counts[i];
+  std::fill(impl_->counts.begin(), impl_->counts.end(), 0);
   ScanResult out = std::move(impl_->result);
   out.facts.decide_platform();
   impl_->result = ScanResult{};
