@@ -68,20 +68,29 @@ PY
 bytes=$(stat -c %s "$log")
 cat "$log" >/dev/null  # warm the page cache for both
 
-now() { date +%s.%N; }
-t0=$(now); "$tfgpu" --json explain "$log" >"$work/explain.json" || true; t1=$(now)
-t2=$(now); grep -c -F -f "$literals" "$log" >"$work/grep.count" || true; t3=$(now)
-t4=$(now); grep -c -i -F -f "$literals" "$log" >"$work/grepi.count" || true; t5=$(now)
+# Wall time and CPU time (user + sys) of each; on a shared, loaded machine the CPU time
+# is the fairer comparison.
+measure() {  # measure OUT_PREFIX cmd...
+  local out=$1; shift
+  /usr/bin/time -f '%e %U %S' -o "$work/$out.time" "$@" >"$work/$out.stdout" 2>/dev/null || true
+}
+measure explain "$tfgpu" --json explain "$log"
+measure grep grep -c -F -f "$literals" "$log"
+measure grepi grep -c -i -F -f "$literals" "$log"
 
-awk -v b="$bytes" -v t0="$t0" -v t1="$t1" -v t2="$t2" -v t3="$t3" -v t4="$t4" -v t5="$t5" \
-    -v n="$(wc -l <"$literals")" -v gc="$(cat "$work/grep.count")" '
+awk -v b="$bytes" -v n="$(wc -l <"$literals")" -v gc="$(cat "$work/grep.stdout")" \
+    -v e="$(tail -n 1 "$work/explain.time")" -v g="$(tail -n 1 "$work/grep.time")" -v gi="$(tail -n 1 "$work/grepi.time")" '
+function wall(t,  a) { split(t, a, " "); return a[1] }
+function cpu(t,  a) { split(t, a, " "); return a[2] + a[3] }
+function line(name, t, extra) {
+  printf "%-18s wall %7.2f s %8.1f MB/s | cpu %7.2f s %8.1f MB/s %s\n", name, wall(t), mb / wall(t), cpu(t), mb / cpu(t), extra
+}
 BEGIN {
-  e = t1 - t0; g = t3 - t2; gi = t5 - t4
   mb = b / 1048576
   printf "synthetic log: %.1f MB, %d signature literals\n", mb, n
-  printf "tfgpu explain:          %7.3f s  %8.1f MB/s\n", e, mb / e
-  printf "grep -c -F -f:          %7.3f s  %8.1f MB/s  (%d matching lines)\n", g, mb / g, gc
-  printf "grep -c -i -F -f:       %7.3f s  %8.1f MB/s  (case-folded, like explain)\n", gi, mb / gi
-  printf "ratio explain / grep -F:    %.2f\n", (mb / e) / (mb / g)
-  printf "ratio explain / grep -i -F: %.2f\n", (mb / e) / (mb / gi)
+  line("tfgpu explain", e, "")
+  line("grep -c -F -f", g, "(" gc " matching lines)")
+  line("grep -c -i -F -f", gi, "(case-folded, like explain)")
+  printf "throughput ratio explain / grep -F:    wall %.2f  cpu %.2f\n", wall(g) / wall(e), cpu(g) / cpu(e)
+  printf "throughput ratio explain / grep -i -F: wall %.2f  cpu %.2f\n", wall(gi) / wall(e), cpu(gi) / cpu(e)
 }'

@@ -170,7 +170,7 @@ struct Scanner::Impl {
         for (const auto& [key, value] : sig.sets) {
           if (key == "os") {
             if (result.facts.os_votes[value]++ == 0) result.facts.os_first_line[value] = line;
-          } else {
+          } else if (result.facts.flags.find(key) == result.facts.flags.end()) {
             result.facts.flags.emplace(key, Fact{value, line});
           }
         }
