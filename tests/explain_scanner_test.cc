@@ -125,6 +125,8 @@ TEST(ExplainScanner, MatchesPastThePrefixCapOfAHugeLine) {
   EXPECT_TRUE(r.hit_counts.count("driver_library_version_mismatch"));
   ASSERT_FALSE(r.hits.empty());
   EXPECT_LE(r.hits.front().excerpt.size(), kExcerptCap);
+  // The excerpt of a huge line keeps its end, where the message is.
+  EXPECT_NE(r.hits.front().excerpt.find("Driver/library version mismatch"), std::string::npos);
   EXPECT_EQ(r.facts.tf_version.value, "2.15.0");
   EXPECT_EQ(r.facts.tf_version.line, 2);
 }

@@ -50,6 +50,7 @@ struct Scanner::Impl {
   // Current line.
   LiteralMatcher::State state = LiteralMatcher::kStart;
   std::string prefix;
+  std::string tail;  // last bytes of a line longer than the prefix cap (for its excerpt)
   uint64_t line_len = 0;
   uint64_t line_no = 1;
   bool line_open = false;
@@ -115,6 +116,15 @@ struct Scanner::Impl {
     line_open = true;
     line_len += part.size();
     if (prefix.size() < kLinePrefixCap) prefix.append(part.substr(0, kLinePrefixCap - prefix.size()));
+    if (line_len > kLinePrefixCap) {
+      constexpr size_t kTail = kExcerptCap / 2;
+      if (part.size() >= kTail) {
+        tail.assign(part.substr(part.size() - kTail));
+      } else {
+        tail.append(part);
+        if (tail.size() > kTail) tail.erase(0, tail.size() - kTail);
+      }
+    }
     const uint64_t stamp = line_no;
     state = matcher->feed(state, part, [&](uint32_t id, size_t) {
       if (lit_stamp[id] != stamp) {
@@ -165,7 +175,11 @@ struct Scanner::Impl {
         ++counts[s];
         if (kept[s] < kHitsKeptPerSignature) {
           ++kept[s];
-          result.hits.push_back({&sig, line, prefix.substr(0, kExcerptCap)});
+          // A huge line: its start and its end (where a message usually is).
+          std::string excerpt = line_len > kLinePrefixCap
+                                    ? prefix.substr(0, kExcerptCap / 2 - 8) + " [...] " + tail
+                                    : prefix.substr(0, kExcerptCap);
+          result.hits.push_back({&sig, line, std::move(excerpt)});
         }
         for (const auto& [key, value] : sig.sets) {
           if (key == "os") {
@@ -188,6 +202,7 @@ struct Scanner::Impl {
     line_lits.clear();
     line_sigs.clear();
     prefix.clear();
+    tail.clear();
     line_len = 0;
     line_open = false;
     state = LiteralMatcher::kStart;
