@@ -241,5 +241,29 @@ TEST(ExplainRank, FindingsAreOrderedByScore) {
   for (size_t i = 1; i < r.findings.size(); ++i) EXPECT_GE(r.findings[i - 1].score, r.findings[i].score);
 }
 
+
+TEST(ExplainRank, AnInstallFailureOutranksThePlatformOfTheReleaseNotInstalled) {
+  EXPECT_EQ(top("Windows 11, Python 3.12.2\npip install tensorflow==2.13.0\n"
+                "ERROR: No matching distribution found for tensorflow==2.13.0\n"),
+            "python_version_unsupported");
+}
+
+TEST(ExplainRank, SeveralCudaPathsWithAMismatchMeanTheWrongOneIsFoundFirst) {
+  EXPECT_EQ(top("TensorFlow 2.5 with CUDA 10.1, GPU not detected\n"
+                "export LD_LIBRARY_PATH=/usr/local/cuda-10.1/lib64:/usr/local/cuda-11.2/lib64\n"
+                "Could not load dynamic library 'libcusolver.so.11'; dlerror: libcusolver.so.11: cannot open shared "
+                "object file\n"),
+            "multiple_cuda_on_path");
+}
+
+TEST(ExplainRank, NativeRuntimeFailureDoesNotMakeALinuxReportWindows) {
+  auto r = run("Ubuntu 16.04, tensorflow-gpu 1.12\n"
+               "ImportError: libcublas.so.9.0: cannot open shared object file: No such file or directory\n"
+               "Failed to load the native TensorFlow runtime.\n");
+  EXPECT_EQ(r.facts.os.value, "linux");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "cuda_version_mismatch");
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

@@ -90,7 +90,8 @@ void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::
       // saying so: less sure then.
       auto lv = f.os_votes.find("linux");
       bool linux_too = lv != f.os_votes.end() && lv->second > 0;
-      double w = (in.gpu_context ? 0.93 : 0.6) * (linux_too ? 0.6 : 1.0);
+      // When pip could not even install TensorFlow, the install failure comes first.
+      double w = (in.gpu_context ? 0.93 : 0.6) * (linux_too ? 0.6 : 1.0) * (f.flag("pip_failed") ? 0.5 : 1.0);
       Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11", w, "platform.windows_no_cuda_build", {}};
       inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
       inf.evidence.push_back(from_fact("native Windows (no WSL2 mentioned)", f.os));
@@ -453,6 +454,19 @@ std::vector<Inference> infer_second_round(const InferenceInput& in, const std::m
     const Fact* e = f.flag("conda") ? f.flag_fact("conda") : f.flag_fact("pip_cuda");
     inf.evidence.push_back(from_fact("CUDA/cuDNN from a conda or pip environment", *e));
     inf.evidence.push_back(from_fact("a system CUDA install is present too", *f.flag_fact("system_cuda")));
+    out.push_back(std::move(inf));
+  }
+  // A version mismatch while paths of several CUDA versions are set: the loader finds
+  // the wrong one first.
+  if (mismatch >= 0.5 && f.cuda_path_versions.size() >= 2) {
+    std::vector<std::string> vs;
+    int line = 0;
+    for (const auto& [k, fact] : f.cuda_path_versions) {
+      vs.push_back(k);
+      if (!line) line = fact.line;
+    }
+    Inference inf{"multiple_cuda_on_path", std::min(1.0, mismatch + 0.04), "runtime.several_cuda_one_wrong", {}};
+    inf.evidence.push_back({fmt::format("paths of several CUDA versions are set: {}", join(vs, ", ")), "log", line});
     out.push_back(std::move(inf));
   }
   // No device / no driver inside a container that was not given the GPU.
