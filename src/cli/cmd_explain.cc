@@ -1,13 +1,66 @@
-// `tfgpu explain`: placeholder until its issue lands; says so plainly and exits 3.
+// `tfgpu explain FILE|-`: what went wrong in a pasted log, bug report or traceback.
+// The file is streamed (any size); the command only wires the options to
+// explain_log() and a renderer.
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
 #include "cli/command.h"
+#include "explain/explain.h"
+#include "kb/kb.h"
+#include "report/explain_report.h"
 #include "util/error.h"
 
 namespace tfgpu {
 
-CommandRunner define_explain(CLI::App&) {
-  return [](CommandIo& io) {
-    io.err << "tfgpu explain: not implemented yet in this build\n";
-    return static_cast<int>(kExitInternal);
+CommandRunner define_explain(CLI::App& sub) {
+  auto path = std::make_shared<std::string>();
+  auto max_findings = std::make_shared<size_t>(5);
+  sub.add_option("FILE", *path, "Log, traceback or bug report to read ('-' = standard input)")->required();
+  sub.add_option("--max-findings", *max_findings, "Findings shown in text output (all are in --json)")
+      ->check(CLI::Range(1, 100));
+  return [path, max_findings](CommandIo& io) {
+    auto sigs = explain::load_signatures(io.host, io.global.kb_dir);
+    if (!sigs) {
+      io.err << "tfgpu explain: " << sigs.error().message << "\n";
+      return exit_code_for(sigs.error());
+    }
+    auto kb = kb::load_for_command(io.host, io.global.kb_dir);
+    if (!kb) {
+      io.err << "tfgpu explain: " << kb.error().message << "\n";
+      return exit_code_for(kb.error());
+    }
+    explain::ExplainResult result;
+    if (*path == "-") {
+      result = explain::explain_log(std::cin, *sigs, &*kb);
+    } else {
+      std::error_code ec;
+      if (std::filesystem::is_directory(*path, ec)) {
+        io.err << "tfgpu explain: " << *path << " is a directory, not a log file\n";
+        return static_cast<int>(kExitUsage);
+      }
+      std::ifstream in(*path, std::ios::binary);
+      if (!in) {
+        io.err << "tfgpu explain: cannot open " << *path << ": " << std::strerror(errno) << "\n";
+        return static_cast<int>(kExitUsage);
+      }
+      result = explain::explain_log(in, *sigs, &*kb);
+      if (in.bad()) {
+        io.err << "tfgpu explain: reading " << *path << " failed: " << std::strerror(errno) << "\n";
+        return static_cast<int>(kExitUsage);
+      }
+    }
+    switch (io.global.format) {
+      case OutputFormat::kJson: io.out << report::render_explain_json(result); break;
+      case OutputFormat::kMarkdown: io.out << report::render_explain_markdown(result); break;
+      case OutputFormat::kText:
+        io.out << report::render_explain_text(result, {.color = io.global.color, .max_findings = *max_findings});
+        break;
+    }
+    bool blocker = !result.findings.empty() && result.findings.front().severity == Severity::kBlocker;
+    return static_cast<int>(blocker ? kExitProblems : kExitOk);
   };
 }
 

@@ -1,0 +1,216 @@
+// Ranking for explain. A finding's score is its strongest argument (a signature's or an
+// inference's weight) plus a small bonus for each further independent argument, times
+// what refuting lines leave of it. Harmless lines never add to a finding; when nothing
+// but harmless lines was recognised, the answer is `harmless_warning_only`.
+#include "explain/explain.h"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "explain/infer.h"
+
+namespace tfgpu::explain {
+
+namespace {
+
+constexpr double kBonusPerArgument = 0.03;
+constexpr double kMaxBonus = 0.1;
+constexpr double kHarmlessBelow = 0.25;  // findings weaker than this do not count as a problem
+constexpr size_t kEvidencePerFinding = 8;
+
+struct Candidate {
+  double best = 0.0;
+  std::set<std::string> arguments;  // distinct signatures / inference rules
+  double refute_factor = 1.0;
+  std::set<std::string> refuted_by;
+  std::vector<Evidence> evidence;
+
+  double score() const {
+    double bonus = std::min(kMaxBonus, kBonusPerArgument * (arguments.empty() ? 0.0 : arguments.size() - 1.0));
+    return std::min(1.0, best + bonus) * refute_factor;
+  }
+};
+
+std::string one_line(std::string_view raw) {
+  std::string s(raw);
+  while (!s.empty() && (s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+void add_evidence(Candidate& c, Evidence e) {
+  for (const auto& old : c.evidence)
+    if (old.line == e.line && old.fact == e.fact) return;
+  c.evidence.push_back(std::move(e));
+}
+
+}  // namespace
+
+ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, const kb::KnowledgeBase* kb,
+                           const ExplainOptions& options) {
+  ExplainResult out;
+  LogFacts& facts = scan.facts;
+
+  // Is the log about using a GPU at all? Decides whether "cudart dlerror" lines are noise.
+  bool gpu_context = facts.flag("gpu_wanted") || facts.flag("gpu_missing") || facts.flag("gpu_seen") ||
+                     facts.flag("pip_cuda") || facts.flag("gpu_works") || !facts.gpu_names.empty() ||
+                     !facts.driver_version.empty() || !facts.cuda_version.empty() || !facts.cudnn_version.empty() ||
+                     !facts.gpu_list_empty.empty();
+  if (!gpu_context) {
+    for (const auto& h : scan.hits) {
+      const Signature& s = *h.signature;
+      if ((s.kind == SignatureKind::kCause || s.kind == SignatureKind::kSymptom) && !s.noise_without_gpu) {
+        gpu_context = true;
+        break;
+      }
+    }
+  }
+
+  std::map<std::string, Candidate> cands;
+  std::map<std::string, NoiseLine> noise;  // by signature id
+  std::map<std::string, std::set<std::string>> refutes;  // finding -> refuting signature ids
+  std::map<std::string, double> refute_weight;            // "finding|signature" -> weight
+
+  for (const auto& h : scan.hits) {
+    const Signature& s = *h.signature;
+    for (const auto& r : s.refutes) {
+      if (refutes[r.finding].insert(s.id).second) refute_weight[r.finding + "|" + s.id] = r.weight;
+    }
+    bool harmless = s.kind == SignatureKind::kNoise || (s.noise_without_gpu && !gpu_context);
+    if (harmless) {
+      auto [it, fresh] = noise.emplace(s.id, NoiseLine{});
+      NoiseLine& n = it->second;
+      if (fresh) {
+        n.signature = s.id;
+        n.line = h.line;
+        n.text = one_line(h.excerpt);
+        n.why = s.meaning;
+        if (s.kind != SignatureKind::kNoise) n.why += " (nothing in the log says a GPU is wanted)";
+      }
+      n.count = scan.hit_counts[s.id];
+      continue;
+    }
+    if (s.kind == SignatureKind::kFact) continue;
+    auto support = [&](const std::string& finding, double weight) {
+      if (weight <= 0.0) return;
+      Candidate& c = cands[finding];
+      c.best = std::max(c.best, weight);
+      c.arguments.insert("sig:" + s.id);
+      if (c.evidence.size() < kEvidencePerFinding) add_evidence(c, {one_line(h.excerpt), "log", h.line});
+    };
+    support(s.finding, s.weight);
+    for (const auto& l : s.supports) support(l.finding, l.weight);
+  }
+
+  // Inferences over the facts (first round), then those that build on the scores.
+  std::map<std::string, double> sig_scores;
+  for (const auto& [id, c] : cands) sig_scores[id] = c.score();
+  InferenceInput input{facts, scan.hit_counts, sig_scores, gpu_context};
+  auto apply = [&](const std::vector<Inference>& infs) {
+    for (const auto& inf : infs) {
+      Candidate& c = cands[inf.finding];
+      c.best = std::max(c.best, inf.weight);
+      c.arguments.insert("rule:" + inf.rule);
+      for (const auto& e : inf.evidence)
+        if (c.evidence.size() < kEvidencePerFinding + 4) add_evidence(c, e);
+    }
+  };
+  apply(infer(input, kb));
+
+  // Doctor rules over the partial snapshot, when the caller supplies them.
+  out.snapshot = facts.to_snapshot();
+  if (options.rules && kb) {
+    for (Finding& f : options.rules(out.snapshot, *kb)) {
+      if (f.severity == Severity::kInfo) continue;
+      Candidate& c = cands[f.id];
+      c.best = std::max(c.best, f.severity == Severity::kBlocker ? 0.7 : 0.4);
+      c.arguments.insert("doctor:" + f.id);
+      for (auto& e : f.evidence)
+        if (c.evidence.size() < kEvidencePerFinding + 4) add_evidence(c, std::move(e));
+    }
+  }
+
+  auto apply_refutes = [&]() {
+    for (auto& [id, c] : cands) {
+      c.refute_factor = 1.0;
+      auto it = refutes.find(id);
+      if (it == refutes.end()) continue;
+      for (const auto& sig : it->second) c.refute_factor *= 1.0 - 0.6 * refute_weight[id + "|" + sig];
+    }
+  };
+  apply_refutes();
+  std::map<std::string, double> scores;
+  for (const auto& [id, c] : cands) scores[id] = c.score();
+  apply(infer_second_round(input, scores));
+  apply_refutes();
+
+  // Rank.
+  double top = 0.0;
+  for (const auto& [id, c] : cands) top = std::max(top, c.score());
+  std::vector<Finding> findings;
+  for (auto& [id, c] : cands) {
+    double score = c.score();
+    if (score <= 0.05) continue;
+    const FindingInfo* info = signatures.finding(id);
+    Finding f;
+    f.id = id;
+    f.score = score;
+    if (info) {
+      f.layer = info->layer;
+      f.severity = info->severity;
+      f.title = info->title;
+      f.fix = info->fix_on(facts.os.value);
+    } else {
+      f.title = id;  // from the doctor rules, with an id explain has no text for
+    }
+    std::sort(c.evidence.begin(), c.evidence.end(), [](const Evidence& a, const Evidence& b) {
+      if ((a.line == 0) != (b.line == 0)) return a.line != 0;
+      return a.line < b.line;
+    });
+    f.evidence = std::move(c.evidence);
+    findings.push_back(std::move(f));
+  }
+  if (top < kHarmlessBelow && !noise.empty()) {
+    const FindingInfo* info = signatures.finding("harmless_warning_only");
+    Finding f;
+    f.id = "harmless_warning_only";
+    f.score = 0.5;
+    f.layer = info->layer;
+    f.severity = info->severity;
+    f.title = info->title;
+    f.fix = info->fix_on(facts.os.value);
+    std::vector<const NoiseLine*> ordered;
+    for (const auto& [id, n] : noise) ordered.push_back(&n);
+    std::sort(ordered.begin(), ordered.end(), [](auto* a, auto* b) { return a->line < b->line; });
+    for (const NoiseLine* n : ordered) {
+      if (f.evidence.size() >= kEvidencePerFinding) break;
+      f.evidence.push_back({n->text, "log", n->line});
+    }
+    findings.push_back(std::move(f));
+  }
+  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (a.severity != b.severity) return a.severity < b.severity;  // blocker first
+    return a.id < b.id;
+  });
+  out.findings = std::move(findings);
+
+  for (auto& [id, n] : noise) out.noise.push_back(std::move(n));
+  std::sort(out.noise.begin(), out.noise.end(), [](const NoiseLine& a, const NoiseLine& b) { return a.line < b.line; });
+  out.stats = scan.stats;
+  out.facts = std::move(scan.facts);
+  return out;
+}
+
+ExplainResult explain_log(std::istream& in, const SignatureSet& signatures, const kb::KnowledgeBase* kb,
+                          const ExplainOptions& options) {
+  return explain_scan(scan_stream(signatures, in), signatures, kb, options);
+}
+
+ExplainResult explain_text(std::string_view text, const SignatureSet& signatures, const kb::KnowledgeBase* kb,
+                           const ExplainOptions& options) {
+  return explain_scan(scan_text(signatures, text), signatures, kb, options);
+}
+
+}  // namespace tfgpu::explain

@@ -1,0 +1,563 @@
+// Value extractors for explain. Every function here scans a bounded line a constant
+// number of times (no regular expressions, no backtracking).
+#include "explain/extract.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cstring>
+
+#include "util/strings.h"
+#include "util/version.h"
+
+namespace tfgpu::explain {
+
+namespace {
+
+bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+// Keyword boundary: the byte before is not a letter or digit.
+bool boundary_before(std::string_view s, size_t pos) { return pos == 0 || !is_alnum(s[pos - 1]); }
+bool boundary_after(std::string_view s, size_t end) { return end >= s.size() || !is_alnum(s[end]); }
+
+// Every boundary-delimited occurrence of `kw` (lower-case) in `lower`, calling f(end).
+template <typename F>
+void for_each_keyword(std::string_view lower, std::string_view kw, F&& f, bool need_after_boundary = true) {
+  size_t pos = 0;
+  int guard = 0;
+  while ((pos = lower.find(kw, pos)) != std::string_view::npos && guard++ < 64) {
+    size_t end = pos + kw.size();
+    if (boundary_before(lower, pos) && (!need_after_boundary || boundary_after(lower, end))) {
+      if (f(end)) return;
+    }
+    pos = end;
+  }
+}
+
+// A token that is a dotted version, possibly with a leading v/r and a trailing suffix
+// ("v2.12.0", "R1.10", "2.16.0rc1", "8.1.0."). Returns the numeric dotted part.
+std::optional<std::string> as_version(std::string_view tok) {
+  if (!tok.empty() && (tok[0] == 'v' || tok[0] == 'r') && tok.size() > 1 && is_digit(tok[1])) tok.remove_prefix(1);
+  if (tok.empty() || !is_digit(tok[0])) return std::nullopt;
+  size_t i = 0;
+  int dots = 0;
+  while (i < tok.size() && (is_digit(tok[i]) || (tok[i] == '.' && i + 1 < tok.size() && is_digit(tok[i + 1])))) {
+    if (tok[i] == '.') ++dots;
+    ++i;
+  }
+  if (dots == 0) return std::nullopt;
+  // A letter right after the digits is only allowed as a pre-release suffix (rc, a, b, dev).
+  return std::string(tok.substr(0, i));
+}
+
+bool in_list(std::string_view w, std::initializer_list<std::string_view> list) {
+  return std::find(list.begin(), list.end(), w) != list.end();
+}
+
+bool allowed_word(VersionOf what, std::string_view w) {
+  if (in_list(w, {"version", "ver", "v", "is", "installed"})) return true;
+  switch (what) {
+    case VersionOf::kTensorflow:
+      return in_list(w, {"gpu", "cpu", "intel", "tf", "use", "command", "below", "release", "nightly", "from",
+                         "source", "or", "binary", "pip", "pypi", "r", "tensorflow"});
+    case VersionOf::kPython:
+      return in_list(w, {"interpreter"});
+    case VersionOf::kCuda:
+      return in_list(w, {"toolkit", "runtime", "release", "cuda", "compilation", "tools", "r"});
+    case VersionOf::kCudnn:
+      return in_list(w, {"library", "runtime", "windows", "linux", "x86", "64", "archive", "cudnn"});
+    case VersionOf::kDriver:
+      return in_list(w, {"nvidia", "gpu", "display"});
+  }
+  return false;
+}
+
+bool separator(char c) {
+  return is_space(c) || c == ':' || c == '=' || c == '-' || c == '_' || c == '(' || c == ')' || c == '\'' ||
+         c == '"' || c == ',' || c == '`' || c == '*' || c == '[' || c == ']';
+}
+
+bool version_sane(VersionOf what, const std::string& v) {
+  auto parsed = Version::parse(v);
+  if (!parsed) return false;
+  int major = parsed->major(), minor = parsed->minor();
+  switch (what) {
+    case VersionOf::kTensorflow: return major >= 0 && major <= 3 && minor < 100;
+    case VersionOf::kPython: return (major == 2 || major == 3) && minor < 40;
+    case VersionOf::kCuda: return major >= 1 && major <= 20;
+    case VersionOf::kCudnn: return major >= 1 && major <= 20;
+    case VersionOf::kDriver: return major >= 100 && major <= 999 && parsed->size() >= 2;
+  }
+  return false;
+}
+
+void set_fact(Fact& f, std::string value, int line, bool labelled, bool* was_labelled) {
+  if (f.empty() || (labelled && was_labelled && !*was_labelled)) {
+    f.value = std::move(value);
+    f.line = line;
+    if (was_labelled) *was_labelled = labelled;
+  }
+}
+
+void set_fact(Fact& f, std::string value, int line) {
+  if (f.empty()) {
+    f.value = std::move(value);
+    f.line = line;
+  }
+}
+
+// ---- per-extractor code ------------------------------------------------------------
+
+void extract_tensorflow(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
+  for (std::string_view kw : {"tensorflow", "tensor flow", "tf"}) {
+    for_each_keyword(lower, kw, [&](size_t end) {
+      if (kw == "tf" && lower.substr(end, 4) == "-trt") return false;
+      bool labelled = false;
+      auto v = version_after(lower, end, VersionOf::kTensorflow, &labelled);
+      if (v && version_sane(VersionOf::kTensorflow, *v)) {
+        set_fact(facts.tf_version, *v, n, labelled, &facts.tf_version_labelled);
+        return true;
+      }
+      return false;
+    });
+  }
+  (void)line;
+}
+
+void extract_python(std::string_view lower, int n, LogFacts& facts) {
+  // No boundary needed after the keyword: "python3.8" (a path) states the version too.
+  for_each_keyword(
+      lower, "python",
+      [&](size_t end) {
+        bool labelled = false;
+        auto v = version_after(lower, end, VersionOf::kPython, &labelled);
+        if (v && version_sane(VersionOf::kPython, *v)) {
+          set_fact(facts.python_version, *v, n, labelled, &facts.python_version_labelled);
+          return true;
+        }
+        return false;
+      },
+      false);
+  // "64 bit (AMD64)" / "32 bit (Intel)" in the interpreter banner.
+  if (lower.find("64 bit (amd64)") != std::string_view::npos) set_fact(facts.python_bits, "64", n);
+  if (lower.find("32 bit (intel)") != std::string_view::npos) facts.python_bits = {"32", n};
+}
+
+// "CUDA/cuDNN version: 11.2/8.1" (the TF issue template).
+void extract_cuda_cudnn_label(std::string_view lower, int n, LogFacts& facts) {
+  size_t p = lower.find("cuda/cudnn version");
+  if (p == std::string_view::npos) return;
+  size_t colon = lower.find(':', p);
+  if (colon == std::string_view::npos || colon > p + 60) return;
+  std::string_view rest = trim(lower.substr(colon + 1));
+  size_t i = 0;
+  auto token = [&]() {
+    size_t b = i;
+    while (i < rest.size() && (is_digit(rest[i]) || rest[i] == '.')) ++i;
+    return rest.substr(b, i - b);
+  };
+  auto a = as_version(token());
+  if (!a || !version_sane(VersionOf::kCuda, *a)) return;
+  set_fact(facts.cuda_version, *a, n);
+  while (i < rest.size() && (rest[i] == '/' || rest[i] == ',' || is_space(rest[i]))) ++i;
+  auto b = as_version(token());
+  if (b && version_sane(VersionOf::kCudnn, *b)) set_fact(facts.cudnn_version, *b, n);
+}
+
+void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
+  extract_cuda_cudnn_label(lower, n, facts);
+  bool smi_line = lower.find("driver version") != std::string_view::npos;
+  if (smi_line) {
+    size_t p = lower.find("cuda version");
+    if (p != std::string_view::npos) {
+      auto v = version_after(lower, p + 12, VersionOf::kCuda);
+      if (v && version_sane(VersionOf::kCuda, *v)) set_fact(facts.driver_cuda_version, *v, n);
+    }
+    return;  // the CUDA on an nvidia-smi line is the driver's, not an installed toolkit
+  }
+  auto conda = lower.find("conda") != std::string_view::npos;
+  for_each_keyword(lower, "cudatoolkit", [&](size_t end) {
+    auto v = version_after(lower, end, VersionOf::kCuda);
+    if (v && version_sane(VersionOf::kCuda, *v)) {
+      set_fact(facts.cuda_version, *v, n);
+      set_fact(facts.cuda_kind, "conda", n);
+      return true;
+    }
+    return false;
+  });
+  for_each_keyword(lower, "cuda", [&](size_t end) {
+    bool labelled = false;
+    auto v = version_after(lower, end, VersionOf::kCuda, &labelled);
+    if (v && version_sane(VersionOf::kCuda, *v)) {
+      set_fact(facts.cuda_version, *v, n);
+      if (conda) set_fact(facts.cuda_kind, "conda", n);
+      return true;
+    }
+    return false;
+  });
+}
+
+void extract_cudnn(std::string_view lower, int n, LogFacts& facts) {
+  size_t p = lower.find("loaded runtime cudnn library:");
+  if (p != std::string_view::npos) {
+    auto loaded = version_after(lower, p + 29, VersionOf::kCudnn);
+    if (loaded) set_fact(facts.cudnn_loaded, *loaded, n);
+    size_t q = lower.find("compiled with:", p);
+    if (q != std::string_view::npos) {
+      auto compiled = version_after(lower, q + 14, VersionOf::kCudnn);
+      if (compiled) set_fact(facts.cudnn_compiled, *compiled, n);
+    }
+    return;
+  }
+  for_each_keyword(lower, "cudnn", [&](size_t end) {
+    auto v = version_after(lower, end, VersionOf::kCudnn);
+    if (v && version_sane(VersionOf::kCudnn, *v)) {
+      set_fact(facts.cudnn_version, *v, n);
+      return true;
+    }
+    return false;
+  });
+}
+
+void extract_driver(std::string_view lower, int n, LogFacts& facts) {
+  auto take = [&](std::string_view kw, Fact& into) {
+    size_t p = lower.find(kw);
+    if (p == std::string_view::npos) return false;
+    auto v = version_after(lower, p + kw.size(), VersionOf::kDriver);
+    if (v && version_sane(VersionOf::kDriver, *v)) {
+      set_fact(into, *v, n);
+      return true;
+    }
+    return false;
+  };
+  if (take("kernel reported version is", facts.kernel_module_version)) return;
+  if (take("libcuda reported version is", facts.driver_version)) return;
+  if (take("driver version", facts.driver_version)) return;
+  for_each_keyword(lower, "driver", [&](size_t end) {
+    auto v = version_after(lower, end, VersionOf::kDriver);
+    if (v && version_sane(VersionOf::kDriver, *v)) {
+      set_fact(facts.driver_version, *v, n);
+      return true;
+    }
+    return false;
+  });
+  for_each_keyword(lower, "nvidia", [&](size_t end) {
+    auto v = version_after(lower, end, VersionOf::kDriver);
+    if (v && version_sane(VersionOf::kDriver, *v)) {
+      set_fact(facts.driver_version, *v, n);
+      return true;
+    }
+    return false;
+  });
+}
+
+// Model words after a brand: "GeForce GTX 1050 Ti", "Tesla P100-SXM2-16GB", "Quadro K2000M".
+void extract_gpu(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
+  // Compute capability: "compute capability: 3.0", "Cuda compute capability 3.0",
+  // "major: 3 minor: 0".
+  size_t p = lower.find("compute capability");
+  if (p != std::string_view::npos) {
+    size_t i = p + 18;
+    while (i < lower.size() && (is_space(lower[i]) || lower[i] == ':')) ++i;
+    size_t b = i;
+    while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
+    if (auto v = as_version(lower.substr(b, i - b))) {
+      set_fact(facts.compute_capability, *v, n);
+      if (lower.find("ignoring visible gpu device") != std::string_view::npos) set_fact(facts.cc_ignored, *v, n);
+    }
+  }
+  size_t req = lower.find("minimum required cuda capability is");
+  if (req != std::string_view::npos) {
+    size_t i = req + 35;
+    while (i < lower.size() && is_space(lower[i])) ++i;
+    size_t b = i;
+    while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
+    if (auto v = as_version(lower.substr(b, i - b))) set_fact(facts.cc_min_required, *v, n);
+  }
+  size_t mj = lower.find("major: ");
+  if (mj != std::string_view::npos) {
+    size_t mn = lower.find("minor: ", mj);
+    if (mn != std::string_view::npos && mn < mj + 16 && mj + 7 < lower.size() && mn + 7 < lower.size() &&
+        is_digit(lower[mj + 7]) && is_digit(lower[mn + 7])) {
+      std::string cc;
+      for (size_t i = mj + 7; i < lower.size() && is_digit(lower[i]); ++i) cc += lower[i];
+      cc += '.';
+      for (size_t i = mn + 7; i < lower.size() && is_digit(lower[i]); ++i) cc += lower[i];
+      set_fact(facts.compute_capability, cc, n);
+    }
+  }
+  if (facts.gpu_names.size() >= 8) return;
+  for (std::string_view brand : {"geforce", "quadro", "tesla", "titan", "rtx", "gtx", "nvidia a", "nvidia h", "nvidia l"}) {
+    size_t pos = lower.find(brand);
+    if (pos == std::string_view::npos || !boundary_before(lower, pos)) continue;
+    size_t i = pos;
+    int words = 0;
+    bool has_digit = false;
+    size_t end = pos;
+    while (i < line.size() && words < 5) {
+      size_t b = i;
+      while (i < line.size() && (is_alnum(line[i]) || line[i] == '-')) ++i;
+      if (i == b) break;
+      std::string_view w = lower.substr(b, i - b);
+      bool digit = std::any_of(w.begin(), w.end(), is_digit);
+      bool known = in_list(w, {"geforce", "quadro", "tesla", "titan", "rtx", "gtx", "gt", "ti", "super", "nvidia",
+                               "laptop", "mobile", "max-q", "xp", "v", "x"});
+      if (!digit && !known && words > 0) break;
+      has_digit = has_digit || digit;
+      end = i;
+      ++words;
+      if (i < line.size() && line[i] == ' ') ++i;
+      else break;
+    }
+    if (has_digit) {
+      std::string name(trim(line.substr(pos, end - pos)));
+      bool seen = false;
+      for (const auto& g : facts.gpu_names) seen = seen || iequals(g.value, name);
+      if (!seen) facts.gpu_names.push_back({name, n});
+      return;
+    }
+  }
+}
+
+void extract_cpu(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
+  std::string_view t = trim(lower);
+  if (starts_with(t, "model name")) {
+    size_t colon = line.find(':');
+    if (colon != std::string_view::npos) set_fact(facts.cpu_model, std::string(trim(line.substr(colon + 1))), n);
+    return;
+  }
+  if (starts_with(t, "flags") || starts_with(t, "features")) {
+    size_t colon = t.find(':');
+    if (colon == std::string_view::npos || colon > 16) return;
+    std::string_view flags = t.substr(colon + 1);
+    if (flags.find("sse") == std::string_view::npos && flags.find("fpu") == std::string_view::npos) return;
+    bool avx = false;
+    size_t i = 0;
+    while (i < flags.size()) {
+      while (i < flags.size() && is_space(flags[i])) ++i;
+      size_t b = i;
+      while (i < flags.size() && !is_space(flags[i])) ++i;
+      if (flags.substr(b, i - b) == "avx") avx = true;
+    }
+    facts.cpu_avx = avx ? Tri::kYes : Tri::kNo;
+    set_fact(facts.cpu_flags, avx ? "avx" : "no avx", n);
+  }
+}
+
+// The library file name at `pos` (after an opening quote or a space).
+std::string_view file_token(std::string_view line, size_t pos) {
+  size_t i = pos;
+  while (i < line.size() && (is_alnum(line[i]) || line[i] == '.' || line[i] == '_' || line[i] == '-' ||
+                             line[i] == '/' || line[i] == '\\' || line[i] == ':'))
+    ++i;
+  std::string_view tok = line.substr(pos, i - pos);
+  while (!tok.empty() && (tok.back() == '.' || tok.back() == ':')) tok.remove_suffix(1);
+  size_t slash = tok.find_last_of("/\\");
+  if (slash != std::string_view::npos) tok.remove_prefix(slash + 1);
+  return tok;
+}
+
+void add_library(std::vector<LibraryMention>& list, std::string_view name, std::string detail, int n) {
+  if (name.empty() || list.size() >= 64) return;
+  for (const auto& l : list)
+    if (l.name == name) return;
+  list.push_back({std::string(name), library_component(name), std::move(detail), n});
+}
+
+void extract_library(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
+  size_t p = lower.find("could not load dynamic library");
+  if (p != std::string_view::npos) {
+    size_t q = p + 30;
+    while (q < line.size() && (is_space(line[q]) || line[q] == '\'' || line[q] == '"')) ++q;
+    std::string_view name = file_token(line, q);
+    std::string detail;
+    size_t d = lower.find("dlerror:", q);
+    if (d != std::string_view::npos) detail = std::string(trim(line.substr(d + 8, 200)));
+    add_library(facts.failed_libraries, name, std::move(detail), n);
+    return;
+  }
+  for (std::string_view kw : {"successfully opened dynamic library", "successfully opened cuda library"}) {
+    size_t s = lower.find(kw);
+    if (s != std::string_view::npos) {
+      size_t q = s + kw.size();
+      while (q < line.size() && is_space(line[q])) ++q;
+      add_library(facts.loaded_libraries, file_token(line, q), "", n);
+      return;
+    }
+  }
+  // TF 1.x linked CUDA at load time: "ImportError: libcublas.so.9.0: cannot open shared object file".
+  size_t c = lower.find(": cannot open shared object file");
+  if (c != std::string_view::npos) {
+    size_t b = c;
+    while (b > 0 && !is_space(line[b - 1]) && line[b - 1] != '\'' && line[b - 1] != '"') --b;
+    add_library(facts.failed_libraries, file_token(line, b), std::string(trim(line.substr(b, 200))), n);
+    return;
+  }
+  // Windows import checks: "Could not find 'cudart64_100.dll'", "Could not locate zlibwapi.dll".
+  for (std::string_view kw : {"could not find '", "could not locate ", "could not load library "}) {
+    size_t s = lower.find(kw);
+    if (s != std::string_view::npos) {
+      std::string_view name = file_token(line, s + kw.size());
+      if (ends_with(to_lower(name), ".dll") || to_lower(name).find(".so") != std::string::npos)
+        add_library(facts.failed_libraries, name, "", n);
+      return;
+    }
+  }
+}
+
+void extract_wheel(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
+  size_t p = lower.find(".whl");
+  if (p == std::string_view::npos || facts.wheels.size() >= 16) return;
+  size_t b = p;
+  while (b > 0 && !is_space(line[b - 1]) && line[b - 1] != '/' && line[b - 1] != '\\' && line[b - 1] != '"' &&
+         line[b - 1] != '\'' && line[b - 1] != '=')
+    --b;
+  std::string file(line.substr(b, p + 4 - b));
+  auto parts = split(std::string_view(file).substr(0, file.size() - 4), '-');
+  if (parts.size() < 5) return;
+  WheelMention w;
+  w.file = file;
+  w.package = parts[0];
+  w.version = parts[1];
+  w.python = parts[parts.size() - 3];
+  w.platform = parts.back();
+  w.line = n;
+  facts.wheels.push_back(std::move(w));
+}
+
+void extract_cuda_path(std::string_view lower, int n, LogFacts& facts) {
+  for (std::string_view kw : {"cuda-", "cuda\\v", "cuda/v"}) {
+    size_t pos = 0;
+    int guard = 0;
+    while ((pos = lower.find(kw, pos)) != std::string_view::npos && guard++ < 16) {
+      size_t i = pos + kw.size();
+      size_t b = i;
+      while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
+      // A path component ends right after the version: "/usr/local/cuda-11.2/lib64".
+      bool path_end = i >= lower.size() || lower[i] == '/' || lower[i] == '\\' || lower[i] == ':' ||
+                      lower[i] == ';' || is_space(lower[i]);
+      auto v = as_version(lower.substr(b, i - b));
+      if (v && path_end && version_sane(VersionOf::kCuda, *v) && facts.cuda_path_versions.size() < 16) {
+        auto key = Version::parse(*v)->truncated(2).str();
+        facts.cuda_path_versions.emplace(key, Fact{key, n});
+      }
+      pos = i;
+    }
+  }
+}
+
+void extract_visible_devices(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
+  size_t p = lower.find("cuda_visible_devices");
+  if (p == std::string_view::npos) return;
+  size_t i = p + 20;
+  while (i < line.size() && is_space(line[i])) ++i;
+  if (i >= line.size() || (line[i] != '=' && line[i] != ':')) return;
+  ++i;
+  while (i < line.size() && is_space(line[i]) && line[i] != '\n') ++i;
+  size_t b = i;
+  while (i < line.size() && !is_space(line[i]) && line[i] != ';' && line[i] != ',') ++i;
+  std::string value(line.substr(b, i - b));
+  if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'')) value = value.substr(1, value.size() - 2);
+  if (!facts.cuda_visible_devices_set) {
+    facts.cuda_visible_devices = {value, n};
+    facts.cuda_visible_devices_set = true;
+  }
+}
+
+void extract_empty_list(std::string_view lower, int n, LogFacts& facts) {
+  std::string_view t = trim(lower);
+  if (starts_with(t, ">>>")) t = trim(t.substr(3));
+  if (t == "[]" || t == "[ ]" || ends_with(t, ": []") || ends_with(t, "= []") || ends_with(t, "gpu []") ||
+      ends_with(t, ": [ ]"))
+    set_fact(facts.gpu_list_empty, "yes", n);
+}
+
+}  // namespace
+
+std::optional<std::string> version_after(std::string_view line, size_t pos, VersionOf what, bool* labelled) {
+  if (labelled) *labelled = false;
+  const size_t limit = std::min(line.size(), pos + 64);
+  size_t i = pos;
+  int words = 0;
+  while (i < limit) {
+    char c = line[i];
+    if (separator(c)) {
+      ++i;
+      continue;
+    }
+    if (!is_alnum(c)) return std::nullopt;  // '/', '\\', '<', '>', '.', '!' ... end the search
+    size_t b = i;
+    while (i < line.size() && (is_alnum(line[i]) || line[i] == '.')) ++i;
+    std::string_view tok = line.substr(b, i - b);
+    if (auto v = as_version(tok)) return v;
+    std::string low = to_lower(tok);
+    while (!low.empty() && low.back() == '.') low.pop_back();
+    if (low.find('.') != std::string::npos) return std::nullopt;  // "tf.config", "python.exe"
+    if (!allowed_word(what, low)) return std::nullopt;
+    if (low == "version" || low == "ver") {
+      if (labelled) *labelled = true;
+    }
+    if (++words > 8) return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+std::string library_component(std::string_view file_name) {
+  std::string low = to_lower(file_name);
+  std::string_view s = low;
+  if (starts_with(s, "lib")) s.remove_prefix(3);
+  size_t i = 0;
+  while (i < s.size() && std::isalpha(static_cast<unsigned char>(s[i]))) ++i;
+  std::string base(s.substr(0, i));
+  if (base == "cuda" || base == "nvcuda") return "cuda_driver";
+  if (base == "nvidia" && s.find("ml") != std::string_view::npos) return "nvml";
+  if (base.empty()) return "other";
+  return base;
+}
+
+std::span<const ExtractorKeywords> extractor_keywords() {
+  static const std::vector<ExtractorKeywords> kTable = {
+      {Extractor::kTensorflow, {"tensorflow", "tensor flow", "tf "}},
+      {Extractor::kPython, {"python"}},
+      {Extractor::kCuda, {"cuda"}},
+      {Extractor::kCudnn, {"cudnn"}},
+      {Extractor::kDriver, {"driver", "nvidia ", "reported version is"}},
+      {Extractor::kGpu, {"geforce", "quadro", "tesla", "titan", "rtx", "gtx", "nvidia a", "nvidia h", "nvidia l",
+                         "compute capability", "major: "}},
+      {Extractor::kCpu, {"model name", "flags", "features"}},
+      {Extractor::kLibrary, {"could not load dynamic library", "successfully opened", "cannot open shared object file",
+                             "could not find '", "could not locate ", "could not load library "}},
+      {Extractor::kWheel, {".whl"}},
+      {Extractor::kCudaPath, {"cuda-", "cuda\\v", "cuda/v"}},
+      {Extractor::kVisibleDevices, {"cuda_visible_devices"}},
+      {Extractor::kEmptyList, {"[]", "[ ]"}},
+  };
+  return kTable;
+}
+
+void run_extractor(Extractor which, std::string_view line, int line_no, LogFacts& facts) {
+  std::string lower_buf = to_lower(line);
+  run_extractor(which, line, lower_buf, line_no, facts);
+}
+
+void run_extractor(Extractor which, std::string_view line, std::string_view lower, int line_no, LogFacts& facts) {
+  switch (which) {
+    case Extractor::kTensorflow: extract_tensorflow(line, lower, line_no, facts); break;
+    case Extractor::kPython: extract_python(lower, line_no, facts); break;
+    case Extractor::kCuda: extract_cuda(lower, line_no, facts); break;
+    case Extractor::kCudnn: extract_cudnn(lower, line_no, facts); break;
+    case Extractor::kDriver: extract_driver(lower, line_no, facts); break;
+    case Extractor::kGpu: extract_gpu(line, lower, line_no, facts); break;
+    case Extractor::kCpu: extract_cpu(line, lower, line_no, facts); break;
+    case Extractor::kLibrary: extract_library(line, lower, line_no, facts); break;
+    case Extractor::kWheel: extract_wheel(line, lower, line_no, facts); break;
+    case Extractor::kCudaPath: extract_cuda_path(lower, line_no, facts); break;
+    case Extractor::kVisibleDevices: extract_visible_devices(line, lower, line_no, facts); break;
+    case Extractor::kEmptyList: extract_empty_list(lower, line_no, facts); break;
+    case Extractor::kCount: break;
+  }
+}
+
+}  // namespace tfgpu::explain

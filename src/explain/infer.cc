@@ -1,0 +1,482 @@
+// Inference rules for explain. Each block is one rule: its conditions on the facts,
+// the KB query that supplies the version fact, and the weight of its conclusion on the
+// signature scale (a rule that pins down a root cause outranks the symptom lines it
+// explains, e.g. "TF 2.12 on native Windows" outranks "Could not find cuda drivers").
+#include "explain/infer.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "util/strings.h"
+#include "util/version.h"
+
+namespace tfgpu::explain {
+
+namespace {
+
+Evidence from_fact(const std::string& what, const Fact& f) { return {what, "log", f.line}; }
+
+Evidence from_kb(const std::string& what, const kb::Citation& c) {
+  std::string src = "kb:" + c.row;
+  if (!c.sources.empty()) src += " (" + c.sources.front() + ")";
+  return {what, src, 0};
+}
+
+Platform platform_of(const LogFacts& f) {
+  if (f.os.value == "windows") return Platform::kWindows;
+  if (f.os.value == "macos") return Platform::kMacos;
+  return Platform::kLinux;
+}
+
+bool has(const InferenceInput& in, const char* signature) { return in.hit_counts.count(signature) > 0; }
+
+double score_of(const std::map<std::string, double>& scores, const std::string& id) {
+  auto it = scores.find(id);
+  return it == scores.end() ? 0.0 : it->second;
+}
+
+// The KB row for a stated TF version; a version newer than the KB's newest uses the
+// newest row (what it says about platforms still holds), older than the oldest: none.
+const kb::TfRelease* tf_row(const kb::KnowledgeBase& kb, const std::string& text, bool* newer_than_kb) {
+  *newer_than_kb = false;
+  auto v = Version::parse(text);
+  if (!v || v->size() < 2) return nullptr;
+  if (const kb::TfRelease* r = kb.find_tf(*v)) return r;
+  auto all = kb.tf_releases();
+  if (!all.empty() && v->truncated(2) > all.back().version.truncated(2)) {
+    *newer_than_kb = true;
+    return &all.back();
+  }
+  return nullptr;
+}
+
+bool python_listed(const std::vector<Version>& list, const Version& py) {
+  return std::any_of(list.begin(), list.end(),
+                     [&](const Version& v) { return v.major() == py.major() && v.minor() == py.minor(); });
+}
+
+bool gpu_missing(const LogFacts& f) { return f.flag("gpu_missing") || !f.gpu_list_empty.empty(); }
+
+const Fact& gpu_missing_fact(const LogFacts& f) {
+  if (const Fact* m = f.flag_fact("gpu_missing")) return *m;
+  return f.gpu_list_empty;
+}
+
+const std::vector<std::string> kCudaComponents = {"cudart", "cublas", "cublaslt", "cufft", "curand",
+                                                  "cusolver", "cusparse", "nvjitlink"};
+bool is_cuda_component(const std::string& c) {
+  return std::find(kCudaComponents.begin(), kCudaComponents.end(), c) != kCudaComponents.end();
+}
+
+// The KB's file name for a component of a CUDA release, matched without case.
+std::optional<std::string> cuda_file(const kb::CudaRelease& cr, Platform p, const std::string& component) {
+  auto it = cr.libraries.find(p);
+  if (it == cr.libraries.end()) return std::nullopt;
+  for (const auto& l : it->second)
+    if (iequals(l.component, component)) return l.file;
+  return std::nullopt;
+}
+
+// ---- rules ---------------------------------------------------------------------------
+
+void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  if (f.os.value == "windows" && f.wsl.empty() && !f.tf_version.empty()) {
+    bool newer = false;
+    if (const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
+        r && !r->has_gpu_build(Platform::kWindows) && r->has_gpu_build(Platform::kLinux)) {
+      // A report naming Linux too (a distribution, .so files) may be from WSL2 without
+      // saying so: less sure then.
+      auto lv = f.os_votes.find("linux");
+      bool linux_too = lv != f.os_votes.end() && lv->second > 0;
+      // When pip could not even install TensorFlow, the install failure comes first.
+      double w = (in.gpu_context ? 0.93 : 0.6) * (linux_too ? 0.6 : 1.0) * (f.flag("pip_failed") ? 0.5 : 1.0);
+      Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11", w, "platform.windows_no_cuda_build", {}};
+      inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+      inf.evidence.push_back(from_fact("native Windows (no WSL2 mentioned)", f.os));
+      std::string msg = fmt::format("TensorFlow {} has no CUDA build for native Windows", r->version.str());
+      if (const kb::PlatformNote* note = kb.platform_note(*r, Platform::kWindows)) {
+        inf.evidence.push_back(from_kb(note->message, kb.cite(*note)));
+      } else {
+        inf.evidence.push_back(from_kb(msg, kb.cite(*r)));
+      }
+      if (gpu_missing(f)) inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+      out.push_back(std::move(inf));
+    }
+  }
+  if (f.os.value == "macos" && in.gpu_context) {
+    // No release in the KB has a macOS CUDA build; a stated one must not have it either.
+    bool any_mac_gpu = false;
+    for (const auto& r : kb.tf_releases()) any_mac_gpu = any_mac_gpu || r.has_gpu_build(Platform::kMacos);
+    const kb::TfRelease* r = nullptr;
+    bool newer = false;
+    if (!f.tf_version.empty()) r = tf_row(kb, f.tf_version.value, &newer);
+    if (r ? !r->has_gpu_build(Platform::kMacos) : !any_mac_gpu) {
+      Inference inf{"macos_gpu_unsupported", 0.9, "platform.macos_no_cuda_build", {}};
+      inf.evidence.push_back(from_fact("the report is from macOS", f.os));
+      const kb::TfRelease& row = r ? *r : kb.tf_releases().back();
+      if (const kb::PlatformNote* note = kb.platform_note(row, Platform::kMacos))
+        inf.evidence.push_back(from_kb(note->message, kb.cite(*note)));
+      else
+        inf.evidence.push_back(from_kb("no TensorFlow release has a CUDA build for macOS", kb.cite(row)));
+      out.push_back(std::move(inf));
+    }
+  }
+}
+
+void python_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  const Platform p = platform_of(f);
+  const bool pip_failed = f.flag("pip_failed");
+  std::optional<Version> py;
+  if (!f.python_version.empty())
+    if (auto v = Version::parse(f.python_version.value)) py = *v;
+
+  // A 64-bit wheel for exactly this Python refused "on this platform": the interpreter is 32-bit.
+  if (has(in, "pip_wheel_not_supported")) {
+    for (const auto& w : f.wheels) {
+      bool amd64 = w.platform.find("amd64") != std::string::npos || w.platform.find("x86_64") != std::string::npos;
+      if (!amd64 || !starts_with(w.python, "cp") || w.python.size() < 4) continue;
+      std::string tag = w.python.substr(2);  // "35" -> 3.5, "310" -> 3.10
+      std::string wheel_py = tag.substr(0, 1) + "." + tag.substr(1);
+      Fact wf{w.file, w.line};
+      if (py) {
+        auto wv = Version::parse(wheel_py);
+        if (wv && wv->major() == py->major() && wv->minor() == py->minor()) {
+          Inference inf{"python_32bit", 0.9, "python.amd64_wheel_refused", {}};
+          inf.evidence.push_back(from_fact(fmt::format("the 64-bit wheel {} for Python {} is refused", w.file, wheel_py), wf));
+          inf.evidence.push_back(from_fact(fmt::format("Python {} stated", f.python_version.value), f.python_version));
+          out.push_back(std::move(inf));
+        } else {
+          Inference inf{"python_version_unsupported", 0.75, "python.wheel_for_other_python", {}};
+          inf.evidence.push_back(from_fact(fmt::format("the wheel {} is for Python {}", w.file, wheel_py), wf));
+          inf.evidence.push_back(from_fact(fmt::format("Python {} stated", f.python_version.value), f.python_version));
+          out.push_back(std::move(inf));
+        }
+      }
+      break;
+    }
+  }
+
+  if (!pip_failed || !py) return;
+  const Fact* pf = f.flag_fact("pip_failed");
+  bool newer = false;
+  const kb::TfRelease* r = f.tf_version.empty() ? nullptr : tf_row(kb, f.tf_version.value, &newer);
+  bool supported = false;
+  std::string basis;
+  kb::Citation cite;
+  if (r && !newer) {
+    const auto* list = r->python_on(p);
+    if (!list) list = r->python_on(Platform::kLinux);
+    supported = list && python_listed(*list, *py);
+    basis = fmt::format("TensorFlow {} has wheels for Python {}", r->version.str(),
+                        list ? [&] {
+                          std::vector<std::string> s;
+                          for (const auto& v : *list) s.push_back(v.str());
+                          return join(s, ", ");
+                        }()
+                             : std::string("(none listed)"));
+    cite = kb.cite(*r);
+  } else {
+    const kb::TfRelease* any = nullptr;
+    for (const auto& rel : kb.tf_releases()) {
+      const auto* list = rel.python_on(p);
+      if (!list) list = rel.python_on(Platform::kLinux);
+      if (list && python_listed(*list, *py)) any = &rel;
+    }
+    supported = any != nullptr;
+    basis = supported ? fmt::format("TensorFlow {} has a wheel for Python {}.{}", any->version.str(), py->major(), py->minor())
+                      : fmt::format("no TensorFlow release in the knowledge base has a wheel for Python {}.{}",
+                                    py->major(), py->minor());
+    cite = kb.cite(any ? *any : kb.tf_releases().back());
+  }
+  if (!supported) {
+    Inference inf{"python_version_unsupported", 0.9, "python.no_wheel_for_version", {}};
+    inf.evidence.push_back(from_fact(fmt::format("Python {} stated", f.python_version.value), f.python_version));
+    if (r) inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} requested", f.tf_version.value), f.tf_version));
+    inf.evidence.push_back(from_kb(basis, cite));
+    if (pf) inf.evidence.push_back(from_fact("pip found no matching distribution", *pf));
+    out.push_back(std::move(inf));
+  } else {
+    // The Python version has wheels, yet pip finds none: the interpreter is not 64-bit.
+    Inference inf{"python_32bit", p == Platform::kWindows ? 0.6 : 0.45, "python.supported_version_no_wheel", {}};
+    inf.evidence.push_back(from_fact(fmt::format("Python {} stated, which has TensorFlow wheels", f.python_version.value),
+                                     f.python_version));
+    inf.evidence.push_back(from_kb(basis, cite));
+    if (pf) inf.evidence.push_back(from_fact("pip found no matching distribution", *pf));
+    out.push_back(std::move(inf));
+  }
+}
+
+void cpu_rules(const InferenceInput& in, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  if (f.cpu_avx != Tri::kNo) return;
+  bool crashed = has(in, "illegal_instruction") || has(in, "avx_not_available") || has(in, "dll_init_routine_failed");
+  Inference inf{"cpu_no_avx", crashed ? 0.9 : 0.5, "cpu.flags_without_avx", {}};
+  inf.evidence.push_back(from_fact("the CPU flags list has no 'avx'", f.cpu_flags));
+  if (!f.cpu_model.empty()) inf.evidence.push_back(from_fact("CPU: " + f.cpu_model.value, f.cpu_model));
+  out.push_back(std::move(inf));
+}
+
+void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  if (f.tf_version.empty()) return;
+  bool newer = false;
+  const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
+  if (!r || newer) return;
+  std::optional<kb::ComputeCapability> cc;
+  Fact source;
+  if (!f.compute_capability.empty()) {
+    if (auto c = kb::ComputeCapability::parse(f.compute_capability.value)) {
+      cc = *c;
+      source = f.compute_capability;
+    }
+  }
+  for (size_t i = 0; !cc && i < f.gpu_names.size(); ++i) {
+    auto found = kb.find_gpus_by_name(f.gpu_names[i].value);
+    if (!found || found->empty()) continue;
+    auto first = found->front()->cc;
+    bool same = std::all_of(found->begin(), found->end(), [&](const kb::Gpu* g) { return g->cc == first; });
+    if (same) {
+      cc = first;
+      source = f.gpu_names[i];
+    }
+  }
+  if (!cc) return;
+  kb::CcSupportResult s = kb.tf_cc_support(*r, *cc);
+  if (s.support == kb::CcSupport::kIgnored) {
+    Inference inf{"compute_capability_unsupported", 0.8, "hardware.cc_below_build", {}};
+    inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", cc->str()), source));
+    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), s.detail),
+                                   s.cites.empty() ? kb.cite(*r) : s.cites.front()));
+    out.push_back(std::move(inf));
+  } else if (s.support == kb::CcSupport::kPtxJit) {
+    Inference inf{"ptx_jit_slow", 0.35, "hardware.cc_ptx_only", {}};
+    inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", cc->str()), source));
+    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), s.detail),
+                                   s.cites.empty() ? kb.cite(*r) : s.cites.front()));
+    out.push_back(std::move(inf));
+  }
+}
+
+void driver_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  if (f.driver_version.empty()) return;
+  auto driver = Version::parse(f.driver_version.value);
+  if (!driver) return;
+  // The CUDA the TF build needs (from the KB), or failing that the CUDA stated.
+  std::optional<Version> cuda;
+  std::string why;
+  bool newer = false;
+  if (!f.tf_version.empty())
+    if (const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer); r && !newer && !r->cuda.empty()) {
+      cuda = r->cuda;
+      why = fmt::format("TensorFlow {} is built with CUDA {}", r->version.str(), r->cuda.str());
+    }
+  if (!cuda && !f.cuda_version.empty())
+    if (auto v = Version::parse(f.cuda_version.value)) {
+      cuda = v->truncated(2);
+      why = fmt::format("CUDA {} stated", cuda->str());
+    }
+  if (!cuda) return;
+  // WSL2's nvidia-smi shows the Windows driver number.
+  Platform p = (f.os.value == "windows" || !f.wsl.empty()) ? Platform::kWindows : Platform::kLinux;
+  auto req = kb.min_driver(*cuda, p, kb::DriverPolicy::kMinorVersionCompat);
+  if (!req || !(*driver < req->min_driver)) return;
+  Inference inf{"driver_too_old", 0.85, "driver.older_than_cuda_needs", {}};
+  inf.evidence.push_back(from_fact(fmt::format("driver {} stated", f.driver_version.value), f.driver_version));
+  inf.evidence.push_back({why, "log", f.tf_version.line ? f.tf_version.line : f.cuda_version.line});
+  inf.evidence.push_back(from_kb(fmt::format("CUDA {} needs driver >= {} ({})", cuda->str(), req->min_driver.str(), req->basis),
+                                 req->cites.empty() ? kb::Citation{"cuda", {}, true} : req->cites.front()));
+  out.push_back(std::move(inf));
+}
+
+void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  const Platform p = platform_of(f);
+  bool cudart_failed = false, other_failed = false;
+  const LibraryMention* first_other = nullptr;
+  for (const auto& l : f.failed_libraries) {
+    if (l.component == "cudart") cudart_failed = true;
+    else if (is_cuda_component(l.component)) {
+      other_failed = true;
+      if (!first_other) first_other = &l;
+    }
+  }
+  bool cudart_loaded = std::any_of(f.loaded_libraries.begin(), f.loaded_libraries.end(),
+                                   [](const LibraryMention& l) { return l.component == "cudart"; });
+
+  for (const auto& l : f.failed_libraries) {
+    Fact lf{l.name, l.line};
+    // Another major of the same library loaded: present, but not the name TF wants.
+    for (const auto& ok : f.loaded_libraries) {
+      if (ok.component == l.component && ok.name != l.name && is_cuda_component(l.component)) {
+        Inference inf{"cuda_version_mismatch", 0.8, "runtime.other_version_loaded", {}};
+        inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l.name), lf));
+        inf.evidence.push_back(from_fact(fmt::format("{} (another version) loads", ok.name), Fact{ok.name, ok.line}));
+        out.push_back(std::move(inf));
+        break;
+      }
+    }
+    if (!kb) continue;
+    // The CUDA / cuDNN the report says is installed: does it ship exactly this file?
+    if (is_cuda_component(l.component) && !f.cuda_version.empty()) {
+      auto v = Version::parse(f.cuda_version.value);
+      const kb::CudaRelease* cr = v ? kb->find_cuda(v->truncated(2)) : nullptr;
+      auto file = cr ? cuda_file(*cr, p, l.component) : std::nullopt;
+      if (file) {
+        kb::Citation cite = kb->cite_libraries(*cr);
+        if (iequals(*file, l.name)) {
+          Inference inf{"env_path_not_set", 0.8, "runtime.installed_but_not_found", {}};
+          inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l.name), lf));
+          inf.evidence.push_back(from_fact(fmt::format("CUDA {} is installed{}", f.cuda_version.value,
+                                                       f.cuda_kind.value == "conda" ? " (conda)" : ""),
+                                           f.cuda_version));
+          inf.evidence.push_back(from_kb(fmt::format("CUDA {} ships exactly {}: its folder is not on the search path",
+                                                     cr->version.str(), *file),
+                                         cite));
+          out.push_back(std::move(inf));
+        } else {
+          Inference inf{"cuda_version_mismatch", 0.85, "runtime.installed_cuda_has_other_name", {}};
+          inf.evidence.push_back(from_fact(fmt::format("TensorFlow asks for {}", l.name), lf));
+          inf.evidence.push_back(from_fact(fmt::format("CUDA {} is installed", f.cuda_version.value), f.cuda_version));
+          inf.evidence.push_back(from_kb(fmt::format("CUDA {} ships {} instead", cr->version.str(), *file), cite));
+          out.push_back(std::move(inf));
+        }
+      }
+    }
+    if (l.component == "cudnn" && !f.cudnn_version.empty()) {
+      auto v = Version::parse(f.cudnn_version.value);
+      const kb::CudnnMajor* m = v ? kb->cudnn_major(v->major()) : nullptr;
+      if (m) {
+        auto it = m->libraries.find(p);
+        if (it != m->libraries.end() && !it->second.empty()) {
+          bool same = iequals(it->second.front(), l.name);
+          Inference inf{same ? "env_path_not_set" : "cudnn_version_mismatch", same ? 0.75 : 0.75,
+                        same ? "runtime.cudnn_installed_but_not_found" : "runtime.cudnn_other_major", {}};
+          inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l.name), lf));
+          inf.evidence.push_back(from_fact(fmt::format("cuDNN {} is installed", f.cudnn_version.value), f.cudnn_version));
+          inf.evidence.push_back(
+              from_kb(fmt::format("cuDNN {} provides {}", m->major, it->second.front()), kb->cite(*m)));
+          out.push_back(std::move(inf));
+        }
+      }
+    }
+  }
+  // Only non-runtime libraries fail while the runtime loads: a different CUDA is installed.
+  if (other_failed && !cudart_failed && cudart_loaded && first_other) {
+    Inference inf{"cuda_version_mismatch", 0.75, "runtime.runtime_loads_library_does_not", {}};
+    inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", first_other->name),
+                                     Fact{first_other->name, first_other->line}));
+    out.push_back(std::move(inf));
+  }
+
+  // The driver library itself is missing.
+  bool libcuda_failed = std::any_of(f.failed_libraries.begin(), f.failed_libraries.end(),
+                                    [](const LibraryMention& l) { return l.component == "cuda_driver"; });
+  if (libcuda_failed && !f.wsl.empty()) {
+    Inference inf{"wsl_libcuda", 0.85, "driver.wsl_libcuda_missing", {}};
+    for (const auto& l : f.failed_libraries)
+      if (l.component == "cuda_driver") inf.evidence.push_back(from_fact(l.name + " could not be loaded", Fact{l.name, l.line}));
+    inf.evidence.push_back(from_fact("WSL2", f.wsl));
+    out.push_back(std::move(inf));
+  }
+}
+
+void environment_rules(const InferenceInput& in, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  const bool works = f.flag("gpu_works");
+  if (f.cuda_visible_devices_set) {
+    const std::string& v = f.cuda_visible_devices.value;
+    if (v.empty() || v == "-1" || v == "none" || v == "\"\"" || v == "''") {
+      Inference inf{"no_device_visible", works ? 0.3 : 0.85, "driver.cuda_visible_devices_hides_all", {}};
+      inf.evidence.push_back(from_fact(fmt::format("CUDA_VISIBLE_DEVICES='{}' hides every GPU", v), f.cuda_visible_devices));
+      out.push_back(std::move(inf));
+    }
+  }
+  bool failures = has(in, "cannot_dlopen_gpu_libraries") || has(in, "could_not_find_cuda_drivers") ||
+                  !f.failed_libraries.empty() || gpu_missing(f);
+  if (f.flag("pip_cuda") && f.os.value != "windows" && f.os.value != "macos" && failures && !works) {
+    Inference inf{"pip_nvidia_libs_not_found", 0.8, "runtime.pip_cuda_not_found", {}};
+    inf.evidence.push_back(from_fact("TensorFlow's pip CUDA libraries (and-cuda / nvidia-* wheels) are installed",
+                                     *f.flag_fact("pip_cuda")));
+    if (gpu_missing(f)) inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+    out.push_back(std::move(inf));
+  }
+  if (f.cuda_path_versions.size() >= 2) {
+    std::vector<std::string> vs;
+    int line = 0;
+    for (const auto& [k, fact] : f.cuda_path_versions) {
+      vs.push_back(k);
+      if (!line) line = fact.line;
+    }
+    Inference inf{"multiple_cuda_on_path", 0.5, "runtime.several_cuda_paths", {}};
+    inf.evidence.push_back({fmt::format("paths of several CUDA versions: {}", join(vs, ", ")), "log", line});
+    out.push_back(std::move(inf));
+  }
+  // Nothing more specific: the GPU is not listed. Most often the CUDA libraries are not
+  // installed at all (plain `pip install tensorflow`); since TF 2.12 the line naming
+  // them is hidden.
+  if (gpu_missing(f) && !works) {
+    Inference inf{"cudart_missing", 0.3, "runtime.gpu_not_listed_default", {}};
+    inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+    out.push_back(std::move(inf));
+  }
+}
+
+}  // namespace
+
+std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* kb) {
+  std::vector<Inference> out;
+  if (kb && !kb->tf_releases().empty()) {
+    platform_rules(in, *kb, out);
+    python_rules(in, *kb, out);
+    gpu_rules(in, *kb, out);
+    driver_rules(in, *kb, out);
+  }
+  cpu_rules(in, out);
+  library_rules(in, kb, out);
+  environment_rules(in, out);
+  return out;
+}
+
+std::vector<Inference> infer_second_round(const InferenceInput& in, const std::map<std::string, double>& scores) {
+  std::vector<Inference> out;
+  const LogFacts& f = in.facts;
+  // A version mismatch in a conda / pip environment on a machine that also has a system
+  // CUDA: the environment's copy loses to the system one (LD_LIBRARY_PATH order).
+  double mismatch = std::max(score_of(scores, "cudnn_version_mismatch"), score_of(scores, "cuda_version_mismatch"));
+  bool env = f.flag("conda") || f.flag("pip_cuda");
+  bool system = f.flag("system_cuda");
+  if (mismatch >= 0.5 && env && system) {
+    Inference inf{"conda_cuda_conflict", std::min(1.0, mismatch + 0.05), "runtime.env_vs_system_cuda", {}};
+    const Fact* e = f.flag("conda") ? f.flag_fact("conda") : f.flag_fact("pip_cuda");
+    inf.evidence.push_back(from_fact("CUDA/cuDNN from a conda or pip environment", *e));
+    inf.evidence.push_back(from_fact("a system CUDA install is present too", *f.flag_fact("system_cuda")));
+    out.push_back(std::move(inf));
+  }
+  // A version mismatch while paths of several CUDA versions are set: the loader finds
+  // the wrong one first.
+  if (mismatch >= 0.5 && f.cuda_path_versions.size() >= 2) {
+    std::vector<std::string> vs;
+    int line = 0;
+    for (const auto& [k, fact] : f.cuda_path_versions) {
+      vs.push_back(k);
+      if (!line) line = fact.line;
+    }
+    Inference inf{"multiple_cuda_on_path", std::min(1.0, mismatch + 0.04), "runtime.several_cuda_one_wrong", {}};
+    inf.evidence.push_back({fmt::format("paths of several CUDA versions are set: {}", join(vs, ", ")), "log", line});
+    out.push_back(std::move(inf));
+  }
+  // No device / no driver inside a container that was not given the GPU.
+  double no_gpu = std::max(score_of(scores, "no_device_visible"), score_of(scores, "driver_missing"));
+  if (no_gpu >= 0.5 && !f.container.empty() && !f.flag("container_gpus")) {
+    Inference inf{"container_gpu_runtime_missing", std::min(1.0, no_gpu + 0.05), "driver.container_without_gpus", {}};
+    inf.evidence.push_back(from_fact("the program runs in a container", f.container));
+    out.push_back(std::move(inf));
+  }
+  return out;
+}
+
+}  // namespace tfgpu::explain

@@ -1,0 +1,40 @@
+#pragma once
+// Fact-based reasoning for explain: conclusions that no single log line states but the
+// facts together do ("TF 2.12 + native Windows + empty GPU list", "libcusolver.so.10
+// missing while CUDA 11.2 is installed"). Version facts come from the KB only.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "explain/log_facts.h"
+#include "kb/kb.h"
+#include "rules/finding.h"
+
+namespace tfgpu::explain {
+
+// One argument for a finding, from an inference rule.
+struct Inference {
+  std::string finding;
+  double weight = 0.0;  // 0..1, same scale as signature weights
+  std::string rule;     // which inference produced it ("platform.windows_tf_ge_2_11")
+  std::vector<Evidence> evidence;
+};
+
+// What the scan saw besides the facts, which some inferences need.
+struct InferenceInput {
+  const LogFacts& facts;
+  const std::map<std::string, uint64_t>& hit_counts;  // signature id -> lines
+  // Current best argument per finding from the signatures (before inference).
+  const std::map<std::string, double>& signature_scores;
+  bool gpu_context = false;  // the log is about using a GPU
+};
+
+// Every inference whose conditions hold. `kb` may be null (then only KB-free ones run).
+std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* kb);
+
+// Inferences that build on the others' results (conda vs system CUDA conflicts, a
+// container behind a no-device error): run after the first round is scored.
+std::vector<Inference> infer_second_round(const InferenceInput& in, const std::map<std::string, double>& scores);
+
+}  // namespace tfgpu::explain

@@ -1,0 +1,270 @@
+// The streaming pass of explain (see scanner.h). Per byte: one automaton step. Per
+// line: work proportional to the literals it contained, plus the extractors its
+// keywords selected, each bounded by the prefix cap.
+#include "explain/scanner.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+namespace tfgpu::explain {
+
+namespace {
+
+enum class RoleKind : uint8_t { kAll, kAny, kNone, kExtractor };
+
+struct Role {
+  uint32_t target;  // signature index, or Extractor value
+  RoleKind kind;
+};
+
+bool valid_utf8(std::string_view s) {
+  size_t i = 0;
+  const auto* b = reinterpret_cast<const unsigned char*>(s.data());
+  while (i < s.size()) {
+    unsigned char c = b[i];
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t len = (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0) return false;
+    if (i + len > s.size()) return true;  // cut by the prefix cap: not the input's fault
+    for (size_t k = 1; k < len; ++k)
+      if ((b[i + k] >> 6) != 0x2) return false;
+    i += len;
+  }
+  return true;
+}
+
+}  // namespace
+
+struct Scanner::Impl {
+  const SignatureSet& set;
+  std::vector<std::string> literals;      // distinct, lower-case
+  std::vector<std::string> sig_literals;  // those used by signature all/any lists
+  std::vector<std::vector<Role>> roles;   // per literal id
+  std::vector<uint32_t> all_needed;       // per signature: distinct `all` literals
+  std::unique_ptr<LiteralMatcher> matcher;
+
+  // Current line.
+  LiteralMatcher::State state = LiteralMatcher::kStart;
+  std::string prefix;
+  std::string tail;  // last bytes of a line longer than the prefix cap (for its excerpt)
+  uint64_t line_len = 0;
+  uint64_t line_no = 1;
+  bool line_open = false;
+  std::vector<uint64_t> lit_stamp;
+  std::vector<uint32_t> line_lits;
+
+  // Per-signature counters for the current line.
+  std::vector<uint64_t> sig_stamp;
+  std::vector<uint32_t> sig_all;
+  std::vector<uint8_t> sig_any, sig_none;
+  std::vector<uint32_t> line_sigs;
+  std::vector<uint32_t> kept;  // hits kept per signature
+  std::vector<uint64_t> counts;  // lines matched per signature
+  std::string lower;             // the current line's prefix, lower-case (for extractors)
+
+  ScanResult result;
+
+  explicit Impl(const SignatureSet& s) : set(s) {
+    std::unordered_map<std::string, uint32_t> ids;
+    auto intern = [&](const std::string& lit) {
+      auto [it, fresh] = ids.emplace(lit, static_cast<uint32_t>(literals.size()));
+      if (fresh) {
+        literals.push_back(lit);
+        roles.emplace_back();
+      }
+      return it->second;
+    };
+    auto sigs = set.signatures();
+    all_needed.assign(sigs.size(), 0);
+    for (uint32_t i = 0; i < sigs.size(); ++i) {
+      auto add = [&](const std::vector<std::string>& list, RoleKind kind) {
+        std::vector<uint32_t> seen;
+        for (const auto& lit : list) {
+          uint32_t id = intern(lit);
+          if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+          seen.push_back(id);
+          roles[id].push_back({i, kind});
+          if (kind == RoleKind::kAll) ++all_needed[i];
+        }
+      };
+      add(sigs[i].patterns.all, RoleKind::kAll);
+      add(sigs[i].patterns.any, RoleKind::kAny);
+      add(sigs[i].patterns.none, RoleKind::kNone);
+    }
+    for (size_t id = 0; id < literals.size(); ++id) {
+      bool used = std::any_of(roles[id].begin(), roles[id].end(), [](const Role& r) { return r.kind != RoleKind::kNone; });
+      if (used) sig_literals.push_back(literals[id]);
+    }
+    for (const auto& ek : extractor_keywords())
+      for (const auto& kw : ek.keywords) roles[intern(kw)].push_back({static_cast<uint32_t>(ek.which), RoleKind::kExtractor});
+    matcher = std::make_unique<LiteralMatcher>(literals);
+    lit_stamp.assign(literals.size(), 0);
+    sig_stamp.assign(sigs.size(), 0);
+    sig_all.assign(sigs.size(), 0);
+    sig_any.assign(sigs.size(), 0);
+    sig_none.assign(sigs.size(), 0);
+    kept.assign(sigs.size(), 0);
+    counts.assign(sigs.size(), 0);
+    prefix.reserve(kLinePrefixCap);
+  }
+
+  void bytes(std::string_view part) {
+    line_open = true;
+    line_len += part.size();
+    if (prefix.size() < kLinePrefixCap) prefix.append(part.substr(0, kLinePrefixCap - prefix.size()));
+    if (line_len > kLinePrefixCap) {
+      constexpr size_t kTail = kExcerptCap / 2;
+      if (part.size() >= kTail) {
+        tail.assign(part.substr(part.size() - kTail));
+      } else {
+        tail.append(part);
+        if (tail.size() > kTail) tail.erase(0, tail.size() - kTail);
+      }
+    }
+    const uint64_t stamp = line_no;
+    state = matcher->feed(state, part, [&](uint32_t id, size_t) {
+      if (lit_stamp[id] != stamp) {
+        lit_stamp[id] = stamp;
+        line_lits.push_back(id);
+      }
+    });
+  }
+
+  void end_line() {
+    auto& stats = result.stats;
+    ++stats.lines;
+    stats.longest_line = std::max(stats.longest_line, line_len);
+    if (line_len > kLinePrefixCap) ++stats.long_lines;
+    if (!prefix.empty() && prefix.back() == '\r') prefix.pop_back();
+    if (!stats.has_nul && std::memchr(prefix.data(), 0, prefix.size()) != nullptr) stats.has_nul = true;
+
+    if (!line_lits.empty()) {
+      const int line = static_cast<int>(std::min<uint64_t>(line_no, INT32_MAX));
+      uint32_t extractor_mask = 0;
+      for (uint32_t id : line_lits) {
+        for (const Role& r : roles[id]) {
+          if (r.kind == RoleKind::kExtractor) {
+            extractor_mask |= 1u << r.target;
+            continue;
+          }
+          const uint32_t s = r.target;
+          if (sig_stamp[s] != line_no) {
+            sig_stamp[s] = line_no;
+            sig_all[s] = 0;
+            sig_any[s] = 0;
+            sig_none[s] = 0;
+            line_sigs.push_back(s);
+          }
+          if (r.kind == RoleKind::kAll) ++sig_all[s];
+          else if (r.kind == RoleKind::kAny) sig_any[s] = 1;
+          else sig_none[s] = 1;
+        }
+      }
+      std::sort(line_sigs.begin(), line_sigs.end());
+      auto sigs = set.signatures();
+      bool any_hit = false;
+      for (uint32_t s : line_sigs) {
+        const Signature& sig = sigs[s];
+        bool ok = sig_all[s] == all_needed[s] && (sig.patterns.any.empty() || sig_any[s]) && !sig_none[s];
+        if (!ok) continue;
+        any_hit = true;
+        ++counts[s];
+        if (kept[s] < kHitsKeptPerSignature) {
+          ++kept[s];
+          // A huge line: its start and its end (where a message usually is).
+          std::string excerpt = line_len > kLinePrefixCap
+                                    ? prefix.substr(0, kExcerptCap / 2 - 8) + " [...] " + tail
+                                    : prefix.substr(0, kExcerptCap);
+          result.hits.push_back({&sig, line, std::move(excerpt)});
+        }
+        for (const auto& [key, value] : sig.sets) {
+          if (key == "os") {
+            if (result.facts.os_votes[value]++ == 0) result.facts.os_first_line[value] = line;
+          } else if (result.facts.flags.find(key) == result.facts.flags.end()) {
+            result.facts.flags.emplace(key, Fact{value, line});
+          }
+        }
+      }
+      if (any_hit && !stats.invalid_utf8 && !valid_utf8(prefix)) stats.invalid_utf8 = true;
+      if (extractor_mask) {
+        lower.assign(prefix);
+        for (char& c : lower)
+          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+        for (uint32_t e = 0; e < static_cast<uint32_t>(Extractor::kCount); ++e)
+          if (extractor_mask & (1u << e)) run_extractor(static_cast<Extractor>(e), prefix, lower, line, result.facts);
+      }
+    }
+
+    line_lits.clear();
+    line_sigs.clear();
+    prefix.clear();
+    tail.clear();
+    line_len = 0;
+    line_open = false;
+    state = LiteralMatcher::kStart;
+    ++line_no;
+  }
+
+  void feed(std::string_view chunk) {
+    result.stats.bytes += chunk.size();
+    while (!chunk.empty()) {
+      const void* nl = std::memchr(chunk.data(), '\n', chunk.size());
+      if (!nl) {
+        bytes(chunk);
+        return;
+      }
+      size_t len = static_cast<const char*>(nl) - chunk.data();
+      bytes(chunk.substr(0, len));
+      end_line();
+      chunk.remove_prefix(len + 1);
+    }
+  }
+};
+
+Scanner::Scanner(const SignatureSet& signatures) : impl_(std::make_unique<Impl>(signatures)) {}
+Scanner::~Scanner() = default;
+
+void Scanner::feed(std::string_view chunk) { impl_->feed(chunk); }
+
+ScanResult Scanner::finish() {
+  if (impl_->line_open) impl_->end_line();
+  auto sigs = impl_->set.signatures();
+  for (size_t i = 0; i < sigs.size(); ++i)
+    if (impl_->counts[i]) impl_->result.hit_counts[sigs[i].id] = impl_->counts[i];
+  std::fill(impl_->counts.begin(), impl_->counts.end(), 0);
+  ScanResult out = std::move(impl_->result);
+  out.facts.decide_platform();
+  impl_->result = ScanResult{};
+  return out;
+}
+
+const std::vector<std::string>& Scanner::signature_literals() const { return impl_->sig_literals; }
+
+ScanResult scan_stream(const SignatureSet& signatures, std::istream& in) {
+  Scanner scanner(signatures);
+  std::vector<char> buf(1u << 20);
+  while (in) {
+    in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+    std::streamsize got = in.gcount();
+    if (got <= 0) break;
+    scanner.feed(std::string_view(buf.data(), static_cast<size_t>(got)));
+  }
+  return scanner.finish();
+}
+
+ScanResult scan_text(const SignatureSet& signatures, std::string_view text) {
+  Scanner scanner(signatures);
+  scanner.feed(text);
+  return scanner.finish();
+}
+
+bool line_matches(const SignatureSet& signatures, const Signature& signature, std::string_view line) {
+  ScanResult r = scan_text(signatures, line);
+  return r.hit_counts.count(signature.id) > 0;
+}
+
+}  // namespace tfgpu::explain

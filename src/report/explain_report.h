@@ -1,0 +1,31 @@
+#pragma once
+// Renderers for `tfgpu explain`: text (terminal), JSON (docs/explain-json.md) and
+// Markdown (paste into a bug report). Pure functions of an ExplainResult. Log text is
+// untrusted bytes: every renderer sanitises it (invalid UTF-8 -> U+FFFD, control
+// characters -> '?'), so binary input never breaks a terminal or the JSON.
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "explain/explain.h"
+
+namespace tfgpu::report {
+
+inline constexpr int kExplainJsonSchema = 1;
+
+// Valid UTF-8, no control characters except tab, at most max_bytes (cut at a character).
+std::string sanitize_log_text(std::string_view raw, size_t max_bytes = 240);
+
+struct ExplainTextOptions {
+  bool color = false;
+  size_t max_findings = 5;  // the rest are summarised in one line
+};
+
+std::string render_explain_text(const explain::ExplainResult& r, const ExplainTextOptions& options = {});
+nlohmann::json explain_to_json(const explain::ExplainResult& r);
+std::string render_explain_json(const explain::ExplainResult& r);
+std::string render_explain_markdown(const explain::ExplainResult& r);
+
+}  // namespace tfgpu::report

@@ -1,0 +1,146 @@
+// `tfgpu explain` on the command line: text and JSON output, exit codes, and bad or
+// hostile files (missing, a directory, empty, NUL-filled, binary) each get a sane answer.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "host/fake_host.h"
+#include "util/error.h"
+
+namespace tfgpu {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+CliRun run(std::vector<std::string> args) {
+  FakeHost host;
+  std::ostringstream out, err;
+  int code = run_cli(args, host, out, err);
+  return {code, out.str(), err.str()};
+}
+
+fs::path write_temp(const std::string& name, const std::string& bytes) {
+  fs::path p = fs::path(TFGPU_TEST_BINARY_DIR) / ("explain_cli_" + name);
+  std::ofstream(p, std::ios::binary) << bytes;
+  return p;
+}
+
+constexpr const char* kWindowsReport =
+    "OS Platform and Distribution: Windows 10\n"
+    "TensorFlow version: 2.12.0\n"
+    "2023-04-01 10:00:00.000000: I tensorflow/core/platform/cpu_feature_guard.cc:182] This TensorFlow binary is "
+    "optimized to use available CPU instructions in performance-critical operations.\n"
+    "print(tf.config.list_physical_devices('GPU'))\n"
+    "[]\n";
+
+TEST(ExplainCli, TextNamesTheRootCauseTheFixAndTheNoise) {
+  auto p = write_temp("windows.txt", kWindowsReport);
+  auto r = run({"explain", p.string()});
+  EXPECT_EQ(r.code, kExitProblems);  // the top finding is a blocker
+  EXPECT_NE(r.out.find("windows_native_gpu_unsupported_tf_ge_2_11"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("WSL2"), std::string::npos);
+  EXPECT_NE(r.out.find("Harmless lines"), std::string::npos);
+  EXPECT_NE(r.out.find("line     3"), std::string::npos);
+  EXPECT_TRUE(r.err.empty()) << r.err;
+}
+
+TEST(ExplainCli, JsonListsFindingsMostLikelyFirstWithIdSeverityEvidenceFix) {
+  auto p = write_temp("windows.json.txt", kWindowsReport);
+  auto r = run({"--json", "explain", p.string()});
+  EXPECT_EQ(r.code, kExitProblems);
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j["findings"].is_array());
+  ASSERT_FALSE(j["findings"].empty());
+  const auto& top = j["findings"][0];
+  EXPECT_EQ(top["id"], "windows_native_gpu_unsupported_tf_ge_2_11");
+  EXPECT_EQ(top["severity"], "blocker");
+  EXPECT_TRUE(top["evidence"].is_array());
+  EXPECT_TRUE(top["fix"].is_array());
+  double prev = 2.0;
+  for (const auto& f : j["findings"]) {
+    EXPECT_LE(f["score"].get<double>(), prev);
+    prev = f["score"].get<double>();
+  }
+  ASSERT_EQ(j["noise"].size(), 1u);
+  EXPECT_EQ(j["noise"][0]["line"], 3);
+  EXPECT_EQ(j["facts"]["tensorflow"]["value"], "2.12.0");
+  EXPECT_EQ(j["snapshot"]["origin"], "log");
+  EXPECT_EQ(j["input"]["lines"], 5);
+}
+
+TEST(ExplainCli, OnlyHarmlessLinesExitZero) {
+  auto p = write_temp("noise.txt",
+                      "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n");
+  auto r = run({"--json", "explain", p.string()});
+  EXPECT_EQ(r.code, kExitOk);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["findings"][0]["id"], "harmless_warning_only");
+}
+
+TEST(ExplainCli, MissingFileIsAUsageErrorOnOneLine) {
+  auto r = run({"explain", (fs::path(TFGPU_TEST_BINARY_DIR) / "no_such_log.txt").string()});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_EQ(r.err.find("tfgpu explain: cannot open"), 0u) << r.err;
+  EXPECT_EQ(r.err.find('\n'), r.err.size() - 1);
+}
+
+TEST(ExplainCli, DirectoryIsAUsageError) {
+  auto r = run({"explain", TFGPU_TEST_BINARY_DIR});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos);
+}
+
+TEST(ExplainCli, EmptyFileSaysNothingWasRecognised) {
+  auto p = write_temp("empty.txt", "");
+  auto r = run({"explain", p.string()});
+  EXPECT_EQ(r.code, kExitOk);
+  EXPECT_NE(r.out.find("No known problem recognised"), std::string::npos);
+  auto j = nlohmann::json::parse(run({"--json", "explain", p.string()}).out);
+  EXPECT_TRUE(j["findings"].empty());
+  EXPECT_EQ(j["input"]["bytes"], 0);
+}
+
+TEST(ExplainCli, NulFilledFileIsReportedAsBinaryNotACrash) {
+  auto p = write_temp("nul.bin", std::string(1 << 16, '\0'));
+  auto r = run({"--json", "explain", p.string()});
+  EXPECT_EQ(r.code, kExitOk);
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["input"]["binary"], true);
+  EXPECT_TRUE(j["findings"].empty());
+}
+
+TEST(ExplainCli, BinaryBytesInAMatchedLineStayValidJsonAndText) {
+  std::string log = "Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR \xff\xfe\x01\x1b[31m\n";
+  auto p = write_temp("binary.txt", log);
+  auto r = run({"--json", "explain", p.string()});
+  auto j = nlohmann::json::parse(r.out);  // throws on invalid UTF-8
+  EXPECT_EQ(j["findings"][0]["id"], "gpu_memory_preallocation");
+  EXPECT_EQ(j["input"]["valid_utf8"], false);
+  auto t = run({"explain", p.string()});
+  EXPECT_EQ(t.out.find('\x1b'), std::string::npos);  // no terminal escapes from the log
+}
+
+TEST(ExplainCli, MarkdownHasTheTopFindingAndItsFix) {
+  auto p = write_temp("md.txt", kWindowsReport);
+  auto r = run({"--markdown", "explain", p.string()});
+  EXPECT_NE(r.out.find("### Most likely: `windows_native_gpu_unsupported_tf_ge_2_11`"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Fix:"), std::string::npos);
+}
+
+TEST(ExplainCli, FileArgumentIsRequired) {
+  auto r = run({"explain"});
+  EXPECT_EQ(r.code, kExitUsage);
+}
+
+}  // namespace
+}  // namespace tfgpu

@@ -1,0 +1,153 @@
+// The hand-written extractors: versions stated in prose, template fields, nvidia-smi,
+// library names, CPU flags, wheels; and what they must not take for a version.
+#include <gtest/gtest.h>
+
+#include "explain/extract.h"
+#include "explain/scanner.h"
+#include "kb/embedded.h"
+
+namespace tfgpu::explain {
+namespace {
+
+LogFacts facts_of(std::string_view text) {
+  static const SignatureSet set = *load_signatures(embedded_kb_files());
+  return scan_text(set, text).facts;
+}
+
+TEST(ExplainExtract, TensorflowVersionFromTemplateAndProse) {
+  EXPECT_EQ(facts_of("Tensorflow Version: v2.12.0-rc1-12-g0db597d0d75 2.12.0\n").tf_version.value, "2.12.0");
+  EXPECT_EQ(facts_of("TensorFlow version (use command below): 2.7.0\n").tf_version.value, "2.7.0");
+  EXPECT_EQ(facts_of("TensorFlow version: tf 2.8\n").tf_version.value, "2.8");
+  EXPECT_EQ(facts_of("pip install tensorflow-gpu==2.10.0\n").tf_version.value, "2.10.0");
+  EXPECT_EQ(facts_of("TF 2.16.1 Fails to work with GPUs\n").tf_version.value, "2.16.1");
+  EXPECT_EQ(facts_of("tensorflow_gpu-1.13.1-cp35-cp35m-win_amd64.whl\n").tf_version.value, "1.13.1");
+  EXPECT_EQ(facts_of("TensorFlow installed from (source or binary): source (R1.10)\n").tf_version.value, "1.10");
+}
+
+TEST(ExplainExtract, LabelledTensorflowVersionWinsOverProse) {
+  auto f = facts_of("It worked with TF 2.15.1 before.\nTensorFlow version: 2.16.1\n");
+  EXPECT_EQ(f.tf_version.value, "2.16.1");
+  EXPECT_EQ(f.tf_version.line, 2);
+  EXPECT_TRUE(f.tf_version_labelled);
+}
+
+TEST(ExplainExtract, NumbersThatAreNotTensorflowVersions) {
+  EXPECT_TRUE(facts_of("I tensorflow/core/common_runtime/gpu/gpu_device.cc:1283] something 3.0\n").tf_version.empty());
+  EXPECT_TRUE(facts_of("works with tensorflow<2.7.0\n").tf_version.empty());
+  EXPECT_TRUE(facts_of("TF-TRT Warning: Could not find TensorRT 8.6\n").tf_version.empty());
+  EXPECT_TRUE(facts_of("This TensorFlow binary is optimized, CUDA 9.0\n").tf_version.empty());
+  EXPECT_TRUE(facts_of("see https://www.tensorflow.org/install/pip 2.1.0\n").tf_version.empty());
+}
+
+TEST(ExplainExtract, PythonVersionAndBits) {
+  EXPECT_EQ(facts_of("Python version: 3.10.10\n").python_version.value, "3.10.10");
+  EXPECT_EQ(facts_of("conda create -n tmp python=3.8\n").python_version.value, "3.8");
+  EXPECT_EQ(facts_of("/usr/lib/python3.11/site-packages/tensorflow\n").python_version.value, "3.11");
+  EXPECT_TRUE(facts_of("python3 -m pip install tensorflow\n").python_version.empty());
+  auto f = facts_of("Python 3.7.4 (tags/v3.7.4:e09359112e, Jul  8 2019) [MSC v.1916 32 bit (Intel)] on win32\n");
+  EXPECT_EQ(f.python_version.value, "3.7.4");
+  EXPECT_EQ(f.python_bits.value, "32");
+}
+
+TEST(ExplainExtract, CudaAndCudnnFromTheIssueTemplate) {
+  auto f = facts_of("CUDA/cuDNN version: 11.2/8.1\n");
+  EXPECT_EQ(f.cuda_version.value, "11.2");
+  EXPECT_EQ(f.cudnn_version.value, "8.1");
+  auto g = facts_of("CUDA/cuDNN version: cuda_11.8.0_522.06_windows / cudnn-windows-x86_64-8.6.0.163_cuda11\n");
+  EXPECT_EQ(g.cuda_version.value, "11.8.0");
+  EXPECT_EQ(g.cudnn_version.value, "8.6.0.163");
+  auto h = facts_of("conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0\n");
+  EXPECT_EQ(h.cuda_version.value, "11.2");
+  EXPECT_EQ(h.cuda_kind.value, "conda");
+  EXPECT_EQ(h.cudnn_version.value, "8.1.0");
+}
+
+TEST(ExplainExtract, ComputeCapabilityIsNotACudaVersion) {
+  auto f = facts_of("Ignoring visible gpu device (compute capability: 3.0) with Cuda compute capability 3.0.\n");
+  EXPECT_TRUE(f.cuda_version.empty());
+  EXPECT_EQ(f.compute_capability.value, "3.0");
+  EXPECT_EQ(f.cc_ignored.value, "3.0");
+}
+
+TEST(ExplainExtract, NvidiaSmiHeaderGivesDriverAndItsCudaNotAToolkit) {
+  auto f = facts_of("| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\n");
+  EXPECT_EQ(f.driver_version.value, "535.104.05");
+  EXPECT_EQ(f.driver_cuda_version.value, "12.2");
+  EXPECT_TRUE(f.cuda_version.empty());
+}
+
+TEST(ExplainExtract, DriverFromProseList) {
+  EXPECT_EQ(facts_of("NVIDIA 410.104\n").driver_version.value, "410.104");
+  EXPECT_EQ(facts_of("driver: 522.06\n").driver_version.value, "522.06");
+  EXPECT_TRUE(facts_of("CUDA Driver Version / Runtime Version 11.4 / 11.2\n").driver_version.empty());
+}
+
+TEST(ExplainExtract, LibrariesThatFailedAndLoaded) {
+  auto f = facts_of(
+      "W dso_loader.cc:60] Could not load dynamic library 'libcusolver.so.10'; dlerror: libcusolver.so.10: cannot "
+      "open shared object file\n"
+      "I dso_loader.cc:49] Successfully opened dynamic library libcudart.so.11.0\n"
+      "W dso_loader.cc:64] Could not load dynamic library 'cublasLt64_11.dll'; dlerror: cublasLt64_11.dll not found\n"
+      "ImportError: libcublas.so.9.0: cannot open shared object file: No such file or directory\n");
+  ASSERT_EQ(f.failed_libraries.size(), 3u);
+  EXPECT_EQ(f.failed_libraries[0].name, "libcusolver.so.10");
+  EXPECT_EQ(f.failed_libraries[0].component, "cusolver");
+  EXPECT_EQ(f.failed_libraries[1].component, "cublaslt");
+  EXPECT_EQ(f.failed_libraries[2].name, "libcublas.so.9.0");
+  ASSERT_EQ(f.loaded_libraries.size(), 1u);
+  EXPECT_EQ(f.loaded_libraries[0].component, "cudart");
+}
+
+TEST(ExplainExtract, LibraryComponents) {
+  EXPECT_EQ(library_component("libcudart.so.11.0"), "cudart");
+  EXPECT_EQ(library_component("cudart64_110.dll"), "cudart");
+  EXPECT_EQ(library_component("libcuda.so.1"), "cuda_driver");
+  EXPECT_EQ(library_component("nvcuda.dll"), "cuda_driver");
+  EXPECT_EQ(library_component("cudnn_cnn_infer64_8.dll"), "cudnn");
+  EXPECT_EQ(library_component("libnvinfer.so.7"), "nvinfer");
+}
+
+TEST(ExplainExtract, CpuinfoFlagsDecideAvx) {
+  auto no = facts_of("model name\t: Intel(R) Core(TM) i7 CPU 920 @ 2.67GHz\nflags\t\t: fpu vme sse sse2 ssse3 sse4_1 popcnt\n");
+  EXPECT_EQ(no.cpu_avx, Tri::kNo);
+  EXPECT_EQ(no.cpu_model.value, "Intel(R) Core(TM) i7 CPU 920 @ 2.67GHz");
+  auto yes = facts_of("flags\t\t: fpu sse sse2 avx avx2 fma\n");
+  EXPECT_EQ(yes.cpu_avx, Tri::kYes);
+  EXPECT_EQ(facts_of("the flags are fine\n").cpu_avx, Tri::kUnknown);
+}
+
+TEST(ExplainExtract, WheelTags) {
+  auto f = facts_of("ERROR: tensorflow_gpu-1.13.1-cp35-cp35m-win_amd64.whl is not a supported wheel on this platform.\n");
+  ASSERT_EQ(f.wheels.size(), 1u);
+  EXPECT_EQ(f.wheels[0].python, "cp35");
+  EXPECT_EQ(f.wheels[0].platform, "win_amd64");
+}
+
+TEST(ExplainExtract, GpuNamesAndVisibleDevicesAndCudaPaths) {
+  auto f = facts_of(
+      "name: Quadro K2000M major: 3 minor: 0 memoryClockRate(GHz): 0.745\n"
+      "GPU: 4 x Tesla P100-SXM2-16GB\n"
+      "export CUDA_VISIBLE_DEVICES=-1\n"
+      "LD_LIBRARY_PATH=/usr/local/cuda-10.0/lib64:/usr/local/cuda-11.2/lib64\n"
+      ">>> []\n");
+  ASSERT_GE(f.gpu_names.size(), 2u);
+  EXPECT_EQ(f.gpu_names[0].value, "Quadro K2000M");
+  EXPECT_EQ(f.gpu_names[1].value, "Tesla P100-SXM2-16GB");
+  EXPECT_EQ(f.compute_capability.value, "3.0");
+  EXPECT_EQ(f.cuda_visible_devices.value, "-1");
+  EXPECT_EQ(f.cuda_path_versions.size(), 2u);
+  EXPECT_EQ(f.gpu_list_empty.line, 5);
+}
+
+TEST(ExplainExtract, VersionAfterStopsAtPathsAndComparisons) {
+  EXPECT_EQ(version_after("cuda 11.2", 4, VersionOf::kCuda), "11.2");
+  EXPECT_EQ(version_after("cuda/cudnn 11.2", 4, VersionOf::kCuda), std::nullopt);
+  EXPECT_EQ(version_after("tensorflow>=2.12", 10, VersionOf::kTensorflow), std::nullopt);
+  EXPECT_EQ(version_after("tensorflow device 2.12", 10, VersionOf::kTensorflow), std::nullopt);
+  bool labelled = false;
+  EXPECT_EQ(version_after("python version: 3.9.1", 6, VersionOf::kPython, &labelled), "3.9.1");
+  EXPECT_TRUE(labelled);
+}
+
+}  // namespace
+}  // namespace tfgpu::explain

@@ -1,0 +1,269 @@
+// How explain ranks root causes: KB facts turn stated versions into conclusions,
+// root causes outrank the symptoms they explain, harmless lines never become findings,
+// and `harmless_warning_only` appears only when nothing else does. The logs here are
+// written for these tests (one or two lines of each message kind, from the facts sheets).
+#include <gtest/gtest.h>
+
+#include "explain/explain.h"
+#include "kb/kb.h"
+
+namespace tfgpu::explain {
+namespace {
+
+const SignatureSet& sigs() {
+  static const SignatureSet set = *load_signatures(embedded_kb_files());
+  return set;
+}
+const kb::KnowledgeBase& kbase() {
+  static const kb::KnowledgeBase k = *kb::load_embedded();
+  return k;
+}
+
+ExplainResult run(std::string_view log, const ExplainOptions& o = {}) { return explain_text(log, sigs(), &kbase(), o); }
+
+std::string top(std::string_view log) {
+  auto r = run(log);
+  return r.findings.empty() ? "(none)" : r.findings.front().id;
+}
+
+const Finding* find(const ExplainResult& r, std::string_view id) {
+  for (const auto& f : r.findings)
+    if (f.id == id) return &f;
+  return nullptr;
+}
+
+constexpr const char* kCpuNotice =
+    "2024-01-01 12:00:00.000000: I tensorflow/core/platform/cpu_feature_guard.cc:182] This TensorFlow binary is "
+    "optimized to use available CPU instructions in performance-critical operations.\n";
+constexpr const char* kTrt = "2024-01-01 12:00:01.000000: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n";
+constexpr const char* kNuma =
+    "I external/local_xla/xla/stream_executor/cuda/cuda_executor.cc:901] successful NUMA node read from SysFS had "
+    "negative value (-1), but there must be at least one NUMA node, so returning NUMA node zero.\n";
+
+TEST(ExplainRank, OnlyHarmlessLinesGiveHarmlessWarningOnly) {
+  auto r = run(std::string(kCpuNotice) + kTrt + kNuma);
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].id, "harmless_warning_only");
+  EXPECT_EQ(r.findings[0].severity, Severity::kInfo);
+  ASSERT_EQ(r.noise.size(), 3u);
+  EXPECT_EQ(r.noise[0].line, 1);
+  EXPECT_EQ(r.noise[0].signature, "cpu_feature_guard_notice");
+  EXPECT_EQ(r.noise[1].signature, "tensorrt_missing");
+  EXPECT_FALSE(r.noise[2].why.empty());
+}
+
+TEST(ExplainRank, HarmlessLinesNeverOutrankARealError) {
+  auto r = run(std::string(kCpuNotice) + kTrt + kNuma +
+               "E tensorflow/stream_executor/cuda/cuda_driver.cc:1002] failed to allocate 3.2G from device: "
+               "CUDA_ERROR_OUT_OF_MEMORY: out of memory\n");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "oom");
+  EXPECT_EQ(find(r, "harmless_warning_only"), nullptr);
+  EXPECT_EQ(r.noise.size(), 3u);  // still listed, separately
+  ASSERT_FALSE(r.findings[0].evidence.empty());
+  EXPECT_EQ(r.findings[0].evidence[0].line, 4);
+}
+
+TEST(ExplainRank, CudartDlerrorOnAMachineWithoutGpuIsHarmless) {
+  auto r = run(
+      "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
+      "'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file or directory\n"
+      "I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart dlerror if you do not have a GPU set "
+      "up on your machine.\n");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "harmless_warning_only");
+}
+
+TEST(ExplainRank, SameDlerrorWhenTheGpuIsWantedIsCudartMissing) {
+  EXPECT_EQ(top("My RTX 3060 is not detected.\n"
+                "W dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "
+                "cannot open shared object file\n"),
+            "cudart_missing");
+}
+
+TEST(ExplainRank, InstalledCudaWithTheRequestedFileMeansThePathIsNotSet) {
+  auto r = run("CUDA 11.2 installed with conda install cudatoolkit=11.2\n"
+               "W dso_loader.cc:64] Could not load dynamic library 'libcudart.so.11.0'; dlerror: libcudart.so.11.0: "
+               "cannot open shared object file\n");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "env_path_not_set");
+  // The KB fact behind it is cited.
+  bool kb_evidence = false;
+  for (const auto& e : r.findings[0].evidence) kb_evidence = kb_evidence || e.source.rfind("kb:", 0) == 0;
+  EXPECT_TRUE(kb_evidence);
+}
+
+TEST(ExplainRank, InstalledCudaWithAnotherFileNameIsAVersionMismatch) {
+  EXPECT_EQ(top("TensorFlow 2.4.0, CUDA 11.1 installed\n"
+                "I dso_loader.cc:49] Successfully opened dynamic library libcudart.so.11.0\n"
+                "W dso_loader.cc:60] Could not load dynamic library 'libcusolver.so.10'; dlerror: libcusolver.so.10: "
+                "cannot open shared object file\n"),
+            "cuda_version_mismatch");
+}
+
+TEST(ExplainRank, TensorflowNewerThan210OnNativeWindowsIsThePlatform) {
+  auto r = run("OS: Windows 11\nTensorFlow version: 2.15.0\n>>> tf.config.list_physical_devices('GPU')\n[]\n" +
+               std::string(kCpuNotice));
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "windows_native_gpu_unsupported_tf_ge_2_11");
+  EXPECT_EQ(r.facts.os.value, "windows");
+}
+
+TEST(ExplainRank, Tensorflow210OnWindowsIsNotThePlatformProblem) {
+  auto r = run("OS: Windows 10\nTensorFlow version: 2.10.1\nGPU model and memory: GTX 1080 8 GB\n"
+               "W dso_loader.cc:64] Could not load dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "cudart_missing");
+  EXPECT_EQ(find(r, "windows_native_gpu_unsupported_tf_ge_2_11"), nullptr);
+  // The fix is the Windows one.
+  EXPECT_NE(r.findings[0].fix.front().find("CUDA toolkit"), std::string::npos);
+}
+
+TEST(ExplainRank, Wsl2IsLinuxEvenWhenWindowsIsMentioned) {
+  auto r = run("Windows 11, Ubuntu 22.04 in WSL2\nTensorFlow version: 2.15.0\n"
+               "W dso_loader.cc:64] Could not load dynamic library 'libcuda.so.1'; dlerror: libcuda.so.1: cannot open "
+               "shared object file\n");
+  EXPECT_EQ(r.facts.os.value, "linux");
+  EXPECT_EQ(r.facts.wsl.value, "yes");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "wsl_libcuda");
+  EXPECT_EQ(find(r, "windows_native_gpu_unsupported_tf_ge_2_11"), nullptr);
+}
+
+TEST(ExplainRank, OldDriverExplainsTheEmptyGpuList) {
+  auto r = run("TensorFlow version: 2.15.0\n"
+               "| NVIDIA-SMI 470.82.01    Driver Version: 470.82.01    CUDA Version: 11.4     |\n"
+               "print(tf.config.list_physical_devices('GPU')) gives an empty list\n");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "driver_too_old");
+}
+
+TEST(ExplainRank, HiddenDevicesExplainNoDevice) {
+  EXPECT_EQ(top("export CUDA_VISIBLE_DEVICES=-1\n"
+                "E cuda_driver.cc:268] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n"),
+            "no_device_visible");
+}
+
+TEST(ExplainRank, ContainerWithoutGpuAccessOutranksMissingDriver) {
+  EXPECT_EQ(top("docker run -it tensorflow/tensorflow:latest-gpu python\n"
+                "E cuda_driver.cc:351] failed call to cuInit: UNKNOWN ERROR (303)\n"
+                "I cuda_diagnostics.cc:156] kernel driver does not appear to be running on this host (abc): "
+                "/proc/driver/nvidia/version does not exist\n"),
+            "container_gpu_runtime_missing");
+}
+
+TEST(ExplainRank, PythonTooNewForTheRequestedRelease) {
+  EXPECT_EQ(top("Python 3.12.1, tensorflow 2.15.0 on Ubuntu\n"
+                "ERROR: Could not find a version that satisfies the requirement tensorflow==2.15.0 (from versions: 2.16.1)\n"
+                "ERROR: No matching distribution found for tensorflow==2.15.0\n"),
+            "python_version_unsupported");
+}
+
+TEST(ExplainRank, CudnnMismatchWithoutEnvironmentConflict) {
+  auto r = run("E cuda_dnn.cc:362] Loaded runtime CuDNN library: 8.0.5 but source was compiled with: 8.1.0.\n");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "cudnn_version_mismatch");
+  EXPECT_EQ(r.facts.cudnn_loaded.value, "8.0.5");
+  EXPECT_EQ(r.facts.cudnn_compiled.value, "8.1.0");
+}
+
+TEST(ExplainRank, CudnnMismatchInACondaEnvOnAMachineWithSystemCudaIsTheConflict) {
+  EXPECT_EQ(top("conda activate tf\nexport LD_LIBRARY_PATH=/usr/local/cuda/lib64\n"
+                "E cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.1.1 but source was compiled with: 8.6.0.\n"),
+            "conda_cuda_conflict");
+}
+
+TEST(ExplainRank, CpuFlagsWithoutAvxAndACrash) {
+  EXPECT_EQ(top("flags\t\t: fpu vme sse sse2 ssse3 sse4_1 sse4_2 popcnt\nIllegal instruction (core dumped)\n"),
+            "cpu_no_avx");
+}
+
+TEST(ExplainRank, CpuNoticeRefutesMissingAvx) {
+  auto r = run("Illegal instruction (core dumped)\n"
+               "I cpu_feature_guard.cc:142] Your CPU supports instructions that this TensorFlow binary was not "
+               "compiled to use: AVX2 FMA\n");
+  const Finding* f = find(r, "cpu_no_avx");
+  ASSERT_NE(f, nullptr);
+  EXPECT_LT(f->score, 0.5);
+}
+
+TEST(ExplainRank, WorkingGpuRefutesMissingLibraries) {
+  auto r = run("The GPU is not used?\n"
+               "I gpu_device.cc:1115] Created TensorFlow device (/job:localhost/replica:0/task:0/device:GPU:0 with "
+               "6955 MB memory) -> physical GPU (device: 0, name: GeForce RTX 2070)\n"
+               "E cuda_dnn.cc:334] Could not create cudnn handle: CUDNN_STATUS_INTERNAL_ERROR\n");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "gpu_memory_preallocation");
+  const Finding* c = find(r, "cudart_missing");
+  EXPECT_TRUE(c == nullptr || c->score < 0.2);
+}
+
+TEST(ExplainRank, WithoutAKnowledgeBaseSignaturesStillRank) {
+  auto r = explain_text("Failed to initialize NVML: Driver/library version mismatch\n", sigs(), nullptr);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "driver_library_mismatch");
+}
+
+TEST(ExplainRank, EmptyInputHasNoFindings) {
+  auto r = run("");
+  EXPECT_TRUE(r.findings.empty());
+  EXPECT_TRUE(r.noise.empty());
+  EXPECT_EQ(r.stats.lines, 0u);
+}
+
+TEST(ExplainRank, DoctorRulesSeeThePartialSnapshotAndAddEvidence) {
+  ExplainOptions o;
+  Snapshot seen;
+  o.rules = [&](const Snapshot& s, const kb::KnowledgeBase&) {
+    seen = s;
+    Finding f;
+    f.id = "driver_too_old";
+    f.severity = Severity::kBlocker;
+    f.evidence.push_back({"driver 390.1 is older than CUDA 11 needs", "rule:driver", 0});
+    return std::vector<Finding>{f};
+  };
+  auto r = run("TensorFlow version: 2.10.0\nPython 3.9.7\nDriver Version: 390.1\n", o);
+  EXPECT_EQ(seen.origin, "log");
+  ASSERT_EQ(seen.pythons.size(), 1u);
+  ASSERT_EQ(seen.pythons[0].tensorflow.size(), 1u);
+  EXPECT_EQ(seen.pythons[0].tensorflow[0].version, "2.10.0");
+  EXPECT_EQ(seen.driver.version, "390.1");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "driver_too_old");
+}
+
+TEST(ExplainRank, FindingsAreOrderedByScore) {
+  auto r = run("Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open shared object file\n"
+               "W gpu_device.cc:1850] Cannot dlopen some GPU libraries. Please make sure the missing libraries mentioned "
+               "above are installed properly if you would like to use GPU.\n");
+  ASSERT_GE(r.findings.size(), 2u);
+  EXPECT_EQ(r.findings[0].id, "cudnn_missing");
+  for (size_t i = 1; i < r.findings.size(); ++i) EXPECT_GE(r.findings[i - 1].score, r.findings[i].score);
+}
+
+
+TEST(ExplainRank, AnInstallFailureOutranksThePlatformOfTheReleaseNotInstalled) {
+  EXPECT_EQ(top("Windows 11, Python 3.12.2\npip install tensorflow==2.13.0\n"
+                "ERROR: No matching distribution found for tensorflow==2.13.0\n"),
+            "python_version_unsupported");
+}
+
+TEST(ExplainRank, SeveralCudaPathsWithAMismatchMeanTheWrongOneIsFoundFirst) {
+  EXPECT_EQ(top("TensorFlow 2.5 with CUDA 10.1, GPU not detected\n"
+                "export LD_LIBRARY_PATH=/usr/local/cuda-10.1/lib64:/usr/local/cuda-11.2/lib64\n"
+                "Could not load dynamic library 'libcusolver.so.11'; dlerror: libcusolver.so.11: cannot open shared "
+                "object file\n"),
+            "multiple_cuda_on_path");
+}
+
+TEST(ExplainRank, NativeRuntimeFailureDoesNotMakeALinuxReportWindows) {
+  auto r = run("Ubuntu 16.04, tensorflow-gpu 1.12\n"
+               "ImportError: libcublas.so.9.0: cannot open shared object file: No such file or directory\n"
+               "Failed to load the native TensorFlow runtime.\n");
+  EXPECT_EQ(r.facts.os.value, "linux");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "cuda_version_mismatch");
+}
+
+}  // namespace
+}  // namespace tfgpu::explain

@@ -1,0 +1,165 @@
+// kb/signatures.toml: every signature's examples match it and its counter-examples do
+// not; the file's cross-references resolve; malformed files are clear errors.
+#include <map>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "explain/scanner.h"
+#include "explain/signatures.h"
+#include "kb/embedded.h"
+
+namespace tfgpu::explain {
+namespace {
+
+const SignatureSet& embedded() {
+  static const SignatureSet set = [] {
+    auto s = load_signatures(embedded_kb_files());
+    if (!s) throw std::runtime_error(s.error().message);
+    return *s;
+  }();
+  return set;
+}
+
+TEST(ExplainSignatures, EmbeddedFileLoads) {
+  auto s = load_signatures(embedded_kb_files());
+  ASSERT_TRUE(s) << s.error().message;
+  EXPECT_GE(s->signatures().size(), 40u);
+  EXPECT_NE(s->finding("harmless_warning_only"), nullptr);
+}
+
+// All examples in one scan (one line each): line -> the ids that matched it.
+std::map<int, std::set<std::string>> matches_by_line(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& l : lines) text += l + "\n";
+  ScanResult r = scan_text(embedded(), text);
+  std::map<int, std::set<std::string>> out;
+  for (const auto& h : r.hits) out[h.line].insert(h.signature->id);
+  return out;
+}
+
+TEST(ExplainSignatures, EveryExampleMatchesItsSignature) {
+  std::vector<std::string> lines;
+  std::vector<const Signature*> owner;
+  for (const auto& sig : embedded().signatures()) {
+    ASSERT_FALSE(sig.examples.empty()) << sig.id;
+    for (const auto& ex : sig.examples) {
+      lines.push_back(ex);
+      owner.push_back(&sig);
+    }
+  }
+  auto hits = matches_by_line(lines);
+  for (size_t i = 0; i < lines.size(); ++i)
+    EXPECT_TRUE(hits[static_cast<int>(i + 1)].count(owner[i]->id)) << owner[i]->id << ": " << lines[i];
+}
+
+TEST(ExplainSignatures, NoCounterExampleMatchesItsSignature) {
+  std::vector<std::string> lines;
+  std::vector<const Signature*> owner;
+  for (const auto& sig : embedded().signatures())
+    for (const auto& ex : sig.counter_examples) {
+      lines.push_back(ex);
+      owner.push_back(&sig);
+    }
+  auto hits = matches_by_line(lines);
+  for (size_t i = 0; i < lines.size(); ++i)
+    EXPECT_FALSE(hits[static_cast<int>(i + 1)].count(owner[i]->id)) << owner[i]->id << " wrongly matches: " << lines[i];
+}
+
+TEST(ExplainSignatures, LineMatchesAgreesWithTheScanForOneLine) {
+  const Signature* sig = embedded().signature("cudnn_runtime_compiled_mismatch");
+  ASSERT_NE(sig, nullptr);
+  EXPECT_TRUE(line_matches(embedded(), *sig, sig->examples.front()));
+  EXPECT_FALSE(line_matches(embedded(), *sig, sig->counter_examples.front()));
+}
+
+TEST(ExplainSignatures, EveryCauseAndSymptomNamesAFindingWithAFix) {
+  for (const auto& sig : embedded().signatures()) {
+    if (sig.kind != SignatureKind::kCause && sig.kind != SignatureKind::kSymptom) continue;
+    const FindingInfo* f = embedded().finding(sig.finding);
+    ASSERT_NE(f, nullptr) << sig.id;
+    EXPECT_FALSE(f->fix.empty()) << f->id;
+    EXPECT_GT(sig.weight, 0.0) << sig.id;
+  }
+}
+
+TEST(ExplainSignatures, EveryRowCitesASource) {
+  for (const auto& sig : embedded().signatures()) EXPECT_FALSE(sig.source.empty()) << sig.id;
+  for (const auto& f : embedded().findings()) EXPECT_FALSE(f.source.empty()) << f.id;
+}
+
+TEST(ExplainSignatures, EveryCaseVocabularyIdHasAFinding) {
+  for (const char* id :
+       {"windows_native_gpu_unsupported_tf_ge_2_11", "macos_gpu_unsupported", "cudart_missing", "cuda_version_mismatch",
+        "cudnn_missing", "cudnn_version_mismatch", "zlibwapi_missing", "driver_too_old", "driver_missing",
+        "driver_library_mismatch", "no_device_visible", "container_gpu_runtime_missing",
+        "compute_capability_unsupported", "ptx_jit_slow", "python_version_unsupported", "python_32bit",
+        "msvc_runtime_missing", "cpu_no_avx", "multiple_cuda_on_path", "wrong_package", "conda_cuda_conflict",
+        "pip_nvidia_libs_not_found", "wsl_libcuda", "gpu_memory_preallocation", "oom", "harmless_warning_only",
+        "xla_ptxas_or_libdevice_missing", "env_path_not_set"})
+    EXPECT_NE(embedded().finding(id), nullptr) << id;
+}
+
+TEST(ExplainSignatures, PlatformFixReplacesTheGenericOne) {
+  const FindingInfo* f = embedded().finding("cudart_missing");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->fix_on("windows"), f->fix_on("linux"));
+  EXPECT_EQ(&f->fix_on("macos"), &f->fix);  // no macOS-specific steps: the generic ones
+}
+
+TEST(ExplainSignatures, MalformedTomlIsAnInputErrorWithTheLine) {
+  auto r = parse_signatures("[[signature]]\nid = \"x\"\nkind = ", "bad.toml");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kInput);
+  EXPECT_NE(r.error().message.find("bad.toml"), std::string::npos);
+}
+
+TEST(ExplainSignatures, SignatureWithoutLiteralsIsRejected) {
+  const char* text = R"(
+[[finding]]
+id = "harmless_warning_only"
+layer = "framework"
+severity = "info"
+title = "t"
+fix = ["f"]
+source = ["s"]
+[[signature]]
+id = "empty"
+kind = "noise"
+patterns = { all = [] }
+meaning = "m"
+examples = ["e"]
+source = ["s"]
+)";
+  auto r = parse_signatures(text, "t.toml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("empty"), std::string::npos);
+  EXPECT_NE(r.error().message.find("literal"), std::string::npos);
+}
+
+TEST(ExplainSignatures, UnknownFindingReferenceIsRejected) {
+  const char* text = R"(
+[[finding]]
+id = "harmless_warning_only"
+layer = "framework"
+severity = "info"
+title = "t"
+fix = ["f"]
+source = ["s"]
+[[signature]]
+id = "x"
+kind = "cause"
+finding = "no_such_finding"
+weight = 0.5
+patterns = { any = ["abc"] }
+meaning = "m"
+examples = ["abc"]
+source = ["s"]
+)";
+  auto r = parse_signatures(text, "t.toml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("no_such_finding"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tfgpu::explain
