@@ -2,7 +2,6 @@
 // child-process entry point of the probe. Loads one vendor library in this (child)
 // process and prints what it said as one JSON line; the parent (probe/driver.cc)
 // survives whatever the library does here (crash, hang, exit()).
-#include <iostream>
 #include <memory>
 
 #include "cli/command.h"
@@ -23,6 +22,7 @@ CommandRunner define_probe_driver(CLI::App& sub) {
       return static_cast<int>(kExitUsage);
     }
     q.path = *path;
+    q.platform = io.host.platform();
     io.out << probe::run_child_query(q, io.err).dump() << "\n";
     io.out.flush();
     return static_cast<int>(kExitOk);

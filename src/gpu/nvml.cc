@@ -4,14 +4,12 @@
 
 namespace tfgpu::nvml {
 
-std::vector<std::string> default_candidates() {
+std::vector<std::string> default_candidates(Platform platform) {
   // nvidia.md §5a: the driver ships libnvidia-ml.so.1; the unversioned name exists only
-  // with dev packages and never on WSL2, so the soname goes first.
-#ifdef _WIN32
-  return {"nvml.dll", "C:\\Program Files\\NVIDIA Corporation\\NVSMI\\nvml.dll"};
-#else
+  // with dev packages and never on WSL2, so the soname goes first. Windows: System32
+  // (DCH drivers), then the older NVSMI folder.
+  if (platform == Platform::kWindows) return {"nvml.dll", "C:\\Program Files\\NVIDIA Corporation\\NVSMI\\nvml.dll"};
   return {"libnvidia-ml.so.1", "libnvidia-ml.so"};
-#endif
 }
 
 Result<Loaded> load(const std::vector<std::string>& candidates, LoadOutcome* outcome) {

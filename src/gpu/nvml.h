@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "host/dynamic_library.h"
+#include "host/host.h"
 #include "util/error.h"
 
 namespace tfgpu::nvml {
@@ -56,7 +57,7 @@ struct Functions {
 
 // Library names to try, in order (Linux: the driver's soname; the unversioned dev
 // name is absent on WSL2). An explicit path, when given, is tried alone.
-std::vector<std::string> default_candidates();
+std::vector<std::string> default_candidates(Platform platform);
 
 // Opens the library and binds the table; the load outcome is filled either way.
 struct Loaded {

@@ -4,14 +4,11 @@
 
 namespace tfgpu::probe::cuda_min {
 
-std::vector<std::string> default_candidates() {
+std::vector<std::string> default_candidates(Platform platform) {
   // Always the soname: the unversioned libcuda.so may be absent (WSL2, nvidia.md §6),
   // and the toolkit's lib64/stubs/libcuda.so must never be picked on purpose.
-#ifdef _WIN32
-  return {"nvcuda.dll"};
-#else
+  if (platform == Platform::kWindows) return {"nvcuda.dll"};
   return {"libcuda.so.1"};
-#endif
 }
 
 Result<Loaded> load(const std::vector<std::string>& candidates, LoadOutcome* outcome) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "host/dynamic_library.h"
+#include "host/host.h"
 #include "util/error.h"
 
 namespace tfgpu::probe::cuda_min {
@@ -26,7 +27,7 @@ struct Loaded {
   Functions fn;
 };
 
-std::vector<std::string> default_candidates();
+std::vector<std::string> default_candidates(Platform platform);
 Result<Loaded> load(const std::vector<std::string>& candidates, LoadOutcome* outcome);
 // "CUDA_ERROR_NO_DEVICE (100)" (name from the library when it has cuGetErrorName).
 std::string describe_result(CuResult r, const Functions* fn = nullptr);

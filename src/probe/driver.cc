@@ -2,6 +2,8 @@
 // then the CUDA driver's cuDriverGetVersion, then /proc/driver/nvidia/version. Each
 // vendor library is loaded by `tfgpu __probe-driver` in a child with a timeout, so a
 // crashing or hanging library becomes a recorded fact instead of taking tfgpu down.
+#include <cctype>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -23,7 +25,9 @@ std::string str_or(const json& j, const char* key) {
 // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  535.104.05  Sat Aug 19 ..." or
 // "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  560.35.03  Release Build ...".
 std::string kernel_module_version(const std::string& text) {
-  auto first_line = split(text, '\n').front();
+  auto lines = split(text, '\n');
+  if (lines.empty()) return "";
+  const std::string& first_line = lines.front();
   auto pos = first_line.find("Module");
   if (pos == std::string::npos) return "";
   for (const auto& tok : split_nonempty(std::string_view(first_line).substr(pos), ' ')) {
@@ -129,7 +133,7 @@ void probe_driver(const Host& host, const ProbeOptions& options, Snapshot& s) {
     bool found_something = false;
     for (const auto& a : d.attempts) found_something = found_something || !a.opened.empty() || a.init_result.starts_with("crashed") || a.init_result.starts_with("timed out");
     std::vector<std::string> why;
-    for (const auto& a : d.attempts) why.push_back(a.library + ": " + (a.init_result.empty() ? (a.errors.empty() ? "not loaded" : a.errors.back()) : a.init_result));
+    for (const auto& a : d.attempts) why.push_back(a.library + ": " + (a.init_result.empty() ? (a.errors.empty() ? "not loaded" : a.errors.front()) : a.init_result));
     d.state = {found_something ? ProbeStatus::kFailed : ProbeStatus::kAbsent,
                (found_something ? "NVIDIA driver not usable: " : "no NVIDIA driver: ") + join(why, "; ") +
                    (host.platform() == Platform::kLinux ? "; no /proc/driver/nvidia/version" : ""),

@@ -63,7 +63,7 @@ json query_nvml(const ChildQuery& q, std::ostream& log) {
   json j = {{"library", "nvml"}, {"ok", false}};
   LoadOutcome o;
   stage(log, "dlopen");
-  auto loaded = nvml::load(candidates(q, nvml::default_candidates()), &o);
+  auto loaded = nvml::load(candidates(q, nvml::default_candidates(q.platform)), &o);
   put_outcome(j, o);
   if (!loaded) {
     if (!o.opened.empty()) j["init_result"] = loaded.error().message;  // opened, but symbols missing
@@ -151,7 +151,7 @@ json query_cuda_driver(const ChildQuery& q, std::ostream& log) {
   json j = {{"library", "cuda"}, {"ok", false}};
   LoadOutcome o;
   stage(log, "dlopen");
-  auto loaded = cuda_min::load(candidates(q, cuda_min::default_candidates()), &o);
+  auto loaded = cuda_min::load(candidates(q, cuda_min::default_candidates(q.platform)), &o);
   put_outcome(j, o);
   if (!loaded) {
     if (!o.opened.empty()) j["init_result"] = loaded.error().message;
@@ -184,13 +184,12 @@ json query_version_library(const ChildQuery& q, std::ostream& log) {
   const bool is_cudart = q.library == VendorLibrary::kCudart;
   json j = {{"library", vendor_library_name(q.library)}, {"ok", false}};
   LoadOutcome o;
-  std::vector<std::string> defaults =
-#ifdef _WIN32
-      is_cudart ? std::vector<std::string>{"cudart64_12.dll", "cudart64_110.dll"}
-                : std::vector<std::string>{"cudnn64_9.dll", "cudnn64_8.dll"};
-#else
-      is_cudart ? std::vector<std::string>{"libcudart.so"} : std::vector<std::string>{"libcudnn.so"};
-#endif
+  // The probe always passes an explicit file; these names serve manual runs only.
+  const bool win = q.platform == Platform::kWindows;
+  std::vector<std::string> defaults = is_cudart ? (win ? std::vector<std::string>{"cudart64_12.dll", "cudart64_110.dll"}
+                                                       : std::vector<std::string>{"libcudart.so"})
+                                                : (win ? std::vector<std::string>{"cudnn64_9.dll", "cudnn64_8.dll"}
+                                                       : std::vector<std::string>{"libcudnn.so"});
   stage(log, "dlopen");
   auto lib = DynamicLibrary::open(candidates(q, defaults), &o);
   put_outcome(j, o);

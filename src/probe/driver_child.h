@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "host/host.h"
+
 namespace tfgpu::probe {
 
 enum class VendorLibrary { kNvml, kCudaDriver, kCudart, kCudnn };
@@ -21,6 +23,7 @@ bool parse_vendor_library(const std::string& text, VendorLibrary* out);
 struct ChildQuery {
   VendorLibrary library = VendorLibrary::kNvml;
   std::string path;  // explicit file to open alone; "" = the default candidate names
+  Platform platform = Platform::kLinux;  // picks the default names
 };
 
 // Runs the query in this process (call only inside the child) and returns:
