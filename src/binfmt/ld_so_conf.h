@@ -18,8 +18,10 @@ struct LdSoConfLine {
   std::string value;  // the directory, or the include pattern as written
 };
 
-// Splits the text into directories and include patterns, in order. ldconfig splits a line
-// on whitespace, ':' , ',' and tabs; '#' starts a comment; "hwcap ..." lines are ignored.
+// Splits the text into directories and include patterns, in order, as glibc's ldconfig
+// (elf/ldconfig.c parse_conf) does: '#' starts a comment anywhere; a directory line is the
+// whole trimmed line, trailing '/' removed and any "=libc5"-style type suffix dropped;
+// "include" takes whitespace-separated patterns; "hwcap ..." lines are ignored.
 std::vector<LdSoConfLine> parse_ld_so_conf_text(std::string_view text);
 
 // Reads `path` and every file its `include` lines match (relative patterns are relative to
