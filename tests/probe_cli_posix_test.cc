@@ -50,9 +50,9 @@ class ProbeCli : public ::testing::Test {
     fs::create_symlink("/usr/bin/python3", venv / "bin" / "python3");
     write(venv / "pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\n");
     fs::path site = venv / "lib/python3.11/site-packages";
-    write(site / "tensorflow-2.15.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.15.0\n\n");
-    write(site / "tensorflow/python/platform/build_info.py", testing::kLinuxBuildInfo215);
-    write(root_ / "lib/libcudnn.so.8.9.7", testing::elf64_shared_object("libcudnn.so.8"));
+    write(site / "tensorflow-2.21.0.dist-info/METADATA", "Metadata-Version: 2.4\nName: tensorflow\nVersion: 2.21.0\n\n");
+    write(site / "tensorflow/python/platform/build_info.py", test::kLinuxBuildInfo221);
+    write(root_ / "lib/libcudnn.so.8.9.7", test::elf64_shared_object("libcudnn.so.8"));
   }
   void TearDown() override { fs::remove_all(root_); }
 
@@ -91,8 +91,8 @@ TEST_F(ProbeCli, JsonIsASnapshotWithTheVenvTensorflowAndLdLibraryPathFiles) {
   ASSERT_NE(venv, nullptr);
   EXPECT_TRUE(venv->active);
   ASSERT_EQ(venv->tensorflow.size(), 1u);
-  EXPECT_EQ(venv->tensorflow[0].version, "2.15.0");
-  EXPECT_EQ(venv->tensorflow[0].build_info.at("cuda_version"), "12.2");
+  EXPECT_EQ(venv->tensorflow[0].version, "2.21.0");
+  EXPECT_EQ(venv->tensorflow[0].build_info.at("cuda_version"), "12.5.1");
   bool found = false;
   for (const auto& f : s->libraries)
     if (f.path == (root_ / "lib/libcudnn.so.8.9.7").string()) {

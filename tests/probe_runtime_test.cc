@@ -49,13 +49,13 @@ TEST(RuntimeProbe, ToolkitVersionFromVersionJsonAndCudnnFromHeader) {
                     "cuda_cudart": {"name": "CUDA Runtime (cudart)", "version": "12.6.77"},
                     "libcublas": {"name": "CUDA cuBLAS", "version": "12.6.4.1"}})");
   host.add_file("/usr/local/cuda-12.6/targets/x86_64-linux/lib/libcudart.so.12.6.77",
-                testing::elf64_shared_object("libcudart.so.12"));
+                test::elf64_shared_object("libcudart.so.12"));
   host.add_symlink("/usr/local/cuda-12.6/targets/x86_64-linux/lib/libcudart.so.12", "libcudart.so.12.6.77");
-  host.add_file("/usr/local/cuda-12.6/targets/x86_64-linux/lib/libcublas.so.12", testing::elf64_stub());
+  host.add_file("/usr/local/cuda-12.6/targets/x86_64-linux/lib/libcublas.so.12", test::elf64_stub());
   host.add_symlink("/usr/local/cuda-12.6/lib64", "targets/x86_64-linux/lib");
   host.add_file("/usr/local/cuda-12.6/include/cudnn_version.h",
                 "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 5\n#define CUDNN_PATCHLEVEL 1\n");
-  host.add_file("/usr/local/cuda-12.6/targets/x86_64-linux/lib/libcudnn.so.9", testing::elf64_stub());
+  host.add_file("/usr/local/cuda-12.6/targets/x86_64-linux/lib/libcudnn.so.9", test::elf64_stub());
   host.add_symlink("/usr/local/cuda", "/usr/local/cuda-12.6");
 
   Snapshot s = run_runtime(host);
@@ -93,8 +93,8 @@ TEST(RuntimeProbe, WheelAssembledToolkitReadsDistInfo) {
                 "Metadata-Version: 2.1\nName: nvidia-cuda-runtime\nVersion: 13.0.96\n");
   host.add_file(root + "/dist-info/nvidia_cudnn_cu13-9.19.0.56.dist-info/METADATA",
                 "Metadata-Version: 2.1\nName: nvidia-cudnn-cu13\nVersion: 9.19.0.56\n");
-  host.add_file(root + "/lib/libcudart.so.13", testing::elf64_stub());
-  host.add_file(root + "/lib/libcudnn.so.9", testing::elf64_stub());
+  host.add_file(root + "/lib/libcudart.so.13", test::elf64_stub());
+  host.add_file(root + "/lib/libcudnn.so.9", test::elf64_stub());
   host.add_file(root + "/include/cudnn_version.h", "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 19\n#define CUDNN_PATCHLEVEL 0\n");
   Snapshot s = run_runtime(host);
   ASSERT_EQ(s.cuda.size(), 1u);
@@ -118,8 +118,8 @@ TEST(RuntimeProbe, PipWheelsCu12PerComponentAndCu13SharedDir) {
   env.site_packages = {site};
   env.packages = {{"nvidia-cuda-runtime-cu12", "12.3.101", site, site + "/x/METADATA"},
                   {"nvidia-cudnn-cu12", "8.9.7.29", site, site + "/y/METADATA"}};
-  host.add_file(site + "/nvidia/cuda_runtime/lib/libcudart.so.12", testing::elf64_stub());
-  host.add_file(site + "/nvidia/cudnn/lib/libcudnn.so.8", testing::elf64_stub());
+  host.add_file(site + "/nvidia/cuda_runtime/lib/libcudart.so.12", test::elf64_stub());
+  host.add_file(site + "/nvidia/cudnn/lib/libcudnn.so.8", test::elf64_stub());
   s.pythons.push_back(env);
 
   PythonEnv env13 = env;
@@ -127,8 +127,8 @@ TEST(RuntimeProbe, PipWheelsCu12PerComponentAndCu13SharedDir) {
   env13.site_packages = {site13};
   env13.packages = {{"nvidia-cuda-runtime", "13.0.96", site13, site13 + "/r/METADATA"},
                     {"nvidia-cudnn-cu13", "9.19.0.56", site13, site13 + "/c/METADATA"}};
-  host.add_file(site13 + "/nvidia/cu13/lib/libcudart.so.13", testing::elf64_stub());
-  host.add_file(site13 + "/nvidia/cudnn/lib/libcudnn.so.9", testing::elf64_stub());
+  host.add_file(site13 + "/nvidia/cu13/lib/libcudart.so.13", test::elf64_stub());
+  host.add_file(site13 + "/nvidia/cudnn/lib/libcudnn.so.9", test::elf64_stub());
   s.pythons.push_back(env13);
 
   s = run_runtime(host, s);
@@ -153,9 +153,9 @@ TEST(RuntimeProbe, PipWheelsCu12PerComponentAndCu13SharedDir) {
 TEST(RuntimeProbe, LdLibraryPathAndCondaDirsAreScanned) {
   FakeHost host;
   host.set_env("LD_LIBRARY_PATH", "/opt/mylibs::/nonexistent");
-  host.add_file("/opt/mylibs/libcudnn.so.8.6.0", testing::elf64_stub());
-  host.add_file("/opt/mylibs/libfoo.so.1", testing::elf64_stub());
-  host.add_file("/c/envs/tf/lib/libcudart.so.11.0", testing::elf64_stub());
+  host.add_file("/opt/mylibs/libcudnn.so.8.6.0", test::elf64_stub());
+  host.add_file("/opt/mylibs/libfoo.so.1", test::elf64_stub());
+  host.add_file("/c/envs/tf/lib/libcudart.so.11.0", test::elf64_stub());
   host.add_file("/c/envs/tf/conda-meta/cudatoolkit-11.8.0-h6a678d5_0.json", "{}");
   Snapshot s;
   PythonEnv env;

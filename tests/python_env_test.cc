@@ -29,12 +29,12 @@ TEST(PythonDiscovery, FindsPathPyenvVersionsAndSkipsShims) {
   host.set_env("HOME", "/home/u");
   host.set_env("PATH", "/home/u/.pyenv/shims:/usr/bin");
   host.add_file("/home/u/.pyenv/shims/python3", "#!/bin/bash\nexec pyenv ...\n", 0755);
-  host.add_file("/usr/bin/python3.11", testing::elf64_stub(), 0755);
+  host.add_file("/usr/bin/python3.11", test::elf64_stub(), 0755);
   host.add_symlink("/usr/bin/python3", "python3.11");
   host.add_file("/usr/bin/python3-config", "#!/bin/sh\n", 0755);
   host.add_dir("/usr/lib/python3/dist-packages");
-  host.add_file("/home/u/.pyenv/versions/3.10.13/bin/python3", testing::elf64_stub(), 0755);
-  host.add_file("/home/u/.pyenv/versions/3.12.1/bin/python3.12", testing::elf64_stub(), 0755);
+  host.add_file("/home/u/.pyenv/versions/3.10.13/bin/python3", test::elf64_stub(), 0755);
+  host.add_file("/home/u/.pyenv/versions/3.12.1/bin/python3.12", test::elf64_stub(), 0755);
   host.add_symlink("/home/u/.pyenv/versions/3.12.1/bin/python3", "python3.12");
 
   auto envs = read_all(host);
@@ -59,14 +59,14 @@ TEST(PythonDiscovery, VenvIsItsOwnEnvironmentAndIsActive) {
   host.set_env("HOME", "/home/u");
   host.set_env("PATH", "/home/u/proj/.venv/bin:/usr/bin");
   host.set_env("VIRTUAL_ENV", "/home/u/proj/.venv");
-  host.add_file("/usr/bin/python3.11", testing::elf64_stub(), 0755);
+  host.add_file("/usr/bin/python3.11", test::elf64_stub(), 0755);
   host.add_symlink("/usr/bin/python3", "python3.11");
   host.add_symlink("/home/u/proj/.venv/bin/python3", "/usr/bin/python3");
   host.add_file("/home/u/proj/.venv/pyvenv.cfg",
                 "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\n"
                 "executable = /usr/bin/python3.11\ncommand = /usr/bin/python3 -m venv /home/u/proj/.venv\n");
-  testing::add_tensorflow(host, "/home/u/proj/.venv/lib/python3.11/site-packages", "tensorflow", "2.15.0",
-                          testing::kLinuxBuildInfo215);
+  test::add_tensorflow(host, "/home/u/proj/.venv/lib/python3.11/site-packages", "tensorflow", "2.21.0",
+                          test::kLinuxBuildInfo221);
 
   auto envs = read_all(host);
   ASSERT_EQ(envs.size(), 2u);
@@ -80,12 +80,13 @@ TEST(PythonDiscovery, VenvIsItsOwnEnvironmentAndIsActive) {
   ASSERT_EQ(venv->tensorflow.size(), 1u);
   const auto& tf = venv->tensorflow[0];
   EXPECT_EQ(tf.package, "tensorflow");
-  EXPECT_EQ(tf.version, "2.15.0");
+  EXPECT_EQ(tf.version, "2.21.0");
   EXPECT_EQ(tf.build_info_state.status, ProbeStatus::kOk);
   EXPECT_EQ(tf.build_info_state.source,
             "/home/u/proj/.venv/lib/python3.11/site-packages/tensorflow/python/platform/build_info.py");
-  EXPECT_EQ(tf.build_info.at("cuda_version"), "12.2");
-  EXPECT_EQ(tf.build_info.at("cudnn_version"), "8");
+  EXPECT_EQ(tf.build_info.at("cuda_version"), "12.5.1");
+  EXPECT_EQ(tf.build_info.at("cudnn_version"), "9");
+  EXPECT_EQ(tf.build_info.at("cuda_compute_capabilities"), "sm_60,sm_70,sm_80,sm_89,compute_90");
   EXPECT_EQ(tf.build_info.at("is_cuda_build"), "True");
   // The system interpreter is found too, but is not the active one.
   const PythonEnv* sys = find_env(envs, "/usr/bin/python3");
@@ -100,13 +101,13 @@ TEST(PythonDiscovery, CondaEnvironmentsFromEnvironmentsTxtAndRoots) {
   host.set_env("CONDA_PREFIX", "/home/u/miniconda3/envs/tf");
   host.add_file("/home/u/.conda/environments.txt", "/home/u/miniconda3\n/home/u/miniconda3/envs/tf\n/data/envs/other\n");
   for (const char* prefix : {"/home/u/miniconda3", "/home/u/miniconda3/envs/tf", "/data/envs/other"}) {
-    host.add_file(std::string(prefix) + "/bin/python3.10", testing::elf64_stub(), 0755);
+    host.add_file(std::string(prefix) + "/bin/python3.10", test::elf64_stub(), 0755);
     host.add_symlink(std::string(prefix) + "/bin/python3", "python3.10");
     host.add_file(std::string(prefix) + "/conda-meta/python-3.10.14-h955ad1f_0.json", "{}");
     host.add_dir(std::string(prefix) + "/lib/python3.10/site-packages");
   }
-  testing::add_dist(host, "/home/u/miniconda3/envs/tf/lib/python3.10/site-packages", "tensorflow-cpu", "2.12.0");
-  testing::add_dist(host, "/home/u/miniconda3/envs/tf/lib/python3.10/site-packages", "requests", "2.31.0");
+  test::add_dist(host, "/home/u/miniconda3/envs/tf/lib/python3.10/site-packages", "tensorflow-cpu", "2.12.0");
+  test::add_dist(host, "/home/u/miniconda3/envs/tf/lib/python3.10/site-packages", "requests", "2.31.0");
 
   auto envs = read_all(host);
   ASSERT_EQ(envs.size(), 3u);
@@ -127,7 +128,7 @@ TEST(PythonDiscovery, CondaEnvironmentsFromEnvironmentsTxtAndRoots) {
 TEST(PythonDiscovery, GivenInterpreterIsIncludedFirst) {
   FakeHost host;
   host.set_env("PATH", "");
-  host.add_file("/opt/py/bin/python3.9", testing::elf64_stub(), 0755);
+  host.add_file("/opt/py/bin/python3.9", test::elf64_stub(), 0755);
   auto envs = read_all(host, {"/opt/py/bin/python3.9"});
   ASSERT_EQ(envs.size(), 1u);
   EXPECT_EQ(envs[0].kind, "given");
@@ -164,7 +165,7 @@ TEST(PythonPackages, MalformedMetadataFallsBackToTheDirectoryName) {
 
 TEST(PythonPackages, BrokenBuildInfoIsAFailedFactNotACrash) {
   FakeHost host;
-  testing::add_tensorflow(host, "/s", "tensorflow", "2.16.1", "build_info = collections.OrderedDict([('cuda_version', ");
+  test::add_tensorflow(host, "/s", "tensorflow", "2.16.1", "build_info = collections.OrderedDict([('cuda_version', ");
   PythonEnv env;
   env.packages = python::relevant_packages(host, "/s");
   auto tf = python::read_tensorflow(host, env);

@@ -80,7 +80,7 @@ ChildAnswer run_vendor_child(const Host& host, const ProbeOptions& options, Vend
   if (a.attempt.opened.empty() && j.contains("opened") && j["opened"].is_string())
     a.attempt.opened = j["opened"].get<std::string>();
   if (j.contains("init_result") && j["init_result"].is_string()) a.attempt.init_result = j["init_result"].get<std::string>();
-  a.ok = j.value("ok", false);
+  a.ok = j.contains("ok") && j["ok"].is_boolean() && j["ok"].get<bool>();
   if (a.ok) {
     a.summary = a.attempt.library + " ok";
   } else if (a.attempt.opened.empty()) {

@@ -523,7 +523,8 @@ class RuntimeScan {
       const LibraryFile* f = first_file(ci.lib_dirs, "cudart");
       if (!f) continue;
       ChildAnswer a = run_vendor_child(host_, options_, VendorLibrary::kCudart, f->path);
-      if (a.ok) s_.notes.push_back(fmt::format("cudaRuntimeGetVersion() of {}: {}", f->path, a.json.value("version", "")));
+      std::string version = a.json.contains("version") && a.json["version"].is_string() ? a.json["version"].get<std::string>() : "";
+      if (a.ok) s_.notes.push_back(fmt::format("cudaRuntimeGetVersion() of {}: {}", f->path, version));
       else s_.notes.push_back(fmt::format("cudaRuntimeGetVersion() of {} failed: {}", f->path, a.summary));
     }
     for (const auto& cd : s_.cudnn) {
@@ -534,7 +535,9 @@ class RuntimeScan {
         s_.notes.push_back(fmt::format("cudnnGetVersion() of {} failed: {}", f->path, a.summary));
         continue;
       }
-      uint64_t code = a.json.value("version_code", uint64_t{0});
+      uint64_t code = a.json.contains("version_code") && a.json["version_code"].is_number_unsigned()
+                          ? a.json["version_code"].get<uint64_t>()
+                          : 0;
       std::string note = fmt::format("cudnnGetVersion() of {}: {}", f->path, code);
       // Compare with the header's version under either CUDNN_VERSION encoding
       // (major*1000 up to 8, major*10000 from 9; nvidia.md §3c) rather than decoding here.

@@ -1,54 +1,19 @@
 #include "support/probe_fixtures.h"
 
-#include <cstdint>
-#include <cstring>
+#include "support/elf_builder.h"
 
-namespace tfgpu::testing {
+namespace tfgpu::test {
 
-namespace {
-void put16(std::string& b, size_t off, uint16_t v) { std::memcpy(&b[off], &v, 2); }
-void put32(std::string& b, size_t off, uint32_t v) { std::memcpy(&b[off], &v, 4); }
-void put64(std::string& b, size_t off, uint64_t v) { std::memcpy(&b[off], &v, 8); }
-
-std::string header(uint16_t type) {
-  std::string b(64, '\0');
-  const char ident[] = {0x7f, 'E', 'L', 'F', 2 /*ELFCLASS64*/, 1 /*LSB*/, 1 /*EV_CURRENT*/};
-  std::memcpy(&b[0], ident, sizeof ident);
-  put16(b, 16, type);
-  put16(b, 18, 62);  // EM_X86_64
-  put32(b, 20, 1);
-  put16(b, 52, 64);  // e_ehsize
-  put16(b, 54, 56);  // e_phentsize
-  put16(b, 58, 64);  // e_shentsize
-  return b;
+std::string elf64_stub() {
+  test::ElfBuilder b;
+  b.type = 2;  // ET_EXEC, like an interpreter binary
+  return b.build();
 }
-}  // namespace
-
-std::string elf64_stub() { return header(2 /*ET_EXEC*/); }
 
 std::string elf64_shared_object(const std::string& soname) {
-  // ELF header, one PT_DYNAMIC program header, the dynamic section, then the strings.
-  std::string b = header(3 /*ET_DYN*/);
-  const uint64_t phoff = 64, dyn_off = phoff + 56, dyn_size = 3 * 16, str_off = dyn_off + dyn_size;
-  std::string strtab = std::string(1, '\0') + soname + '\0';
-  b.resize(str_off + strtab.size(), '\0');
-  put64(b, 32, phoff);
-  put16(b, 56, 1);  // e_phnum
-  // Elf64_Phdr: p_type PT_DYNAMIC(2), p_offset, p_vaddr, p_filesz, p_memsz
-  put32(b, phoff + 0, 2);
-  put64(b, phoff + 8, dyn_off);
-  put64(b, phoff + 16, dyn_off);
-  put64(b, phoff + 32, dyn_size);
-  put64(b, phoff + 40, dyn_size);
-  // DT_STRTAB(5) = str_off (vaddr == offset here), DT_SONAME(14) = 1, DT_NULL
-  put64(b, dyn_off + 0, 5);
-  put64(b, dyn_off + 8, str_off);
-  put64(b, dyn_off + 16, 14);
-  put64(b, dyn_off + 24, 1);
-  std::memcpy(&b[str_off], strtab.data(), strtab.size());
-  // A PT_LOAD mapping would normally translate DT_STRTAB; readers that need one fall
-  // back to offset == vaddr for this identity-mapped fixture.
-  return b;
+  test::ElfBuilder b;
+  b.soname = soname;
+  return b.build();
 }
 
 void add_dist(FakeHost& host, const std::string& site, const std::string& name, const std::string& version) {
@@ -67,17 +32,25 @@ void add_tensorflow(FakeHost& host, const std::string& site, const std::string& 
   host.add_file(site + "/tensorflow/python/platform/build_info.py", build_info_py);
 }
 
-const char* const kLinuxBuildInfo215 =
+const char* const kLinuxBuildInfo221 =
+    "\n"
     "# Copyright 2020 The TensorFlow Authors. All Rights Reserved.\n"
     "#\n"
     "# Licensed under the Apache License, Version 2.0 (the \"License\");\n"
+    "# you may not use this file except in compliance with the License.\n"
+    "# You may obtain a copy of the License at\n"
+    "#\n"
+    "#     http://www.apache.org/licenses/LICENSE-2.0\n"
+    "#\n"
+    "# Unless required by applicable law or agreed to in writing, software\n"
+    "# distributed under the License is distributed on an \"AS IS\" BASIS,\n"
+    "# WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.\n"
+    "# See the License for the specific language governing permissions and\n"
+    "# limitations under the License.\n"
     "# ==============================================================================\n"
     "\"\"\"Auto-generated module providing information about the build.\"\"\"\n"
     "import collections\n"
     "\n"
-    "build_info = collections.OrderedDict([('cpu_compiler', '/usr/lib/llvm-16/bin/clang'), "
-    "('cuda_compute_capabilities', ['sm_50', 'sm_60', 'sm_70', 'sm_75', 'compute_80']), "
-    "('cuda_version', '12.2'), ('cudnn_version', '8'), ('is_cuda_build', True), "
-    "('is_rocm_build', False), ('is_tensorrt_build', True)])\n";
+    "build_info = collections.OrderedDict([('cpu_compiler', 'clang'), ('cuda_compute_capabilities', ['sm_60', 'sm_70', 'sm_80', 'sm_89', 'compute_90']), ('cuda_version', '12.5.1'), ('cudnn_version', '9'), ('is_cuda_build', True), ('is_rocm_build', False), ('is_tensorrt_build', False)])\n";
 
-}  // namespace tfgpu::testing
+}  // namespace tfgpu::test
