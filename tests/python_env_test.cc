@@ -125,6 +125,22 @@ TEST(PythonDiscovery, CondaEnvironmentsFromEnvironmentsTxtAndRoots) {
   EXPECT_NE(find_env(envs, "/data/envs/other/bin/python3"), nullptr);
 }
 
+TEST(PythonDiscovery, PyenvGlobalVersionIsTheActiveOneBehindTheShims) {
+  FakeHost host;
+  host.set_env("HOME", "/home/u");
+  host.set_env("PATH", "/home/u/.pyenv/shims:/usr/bin");
+  host.add_file("/home/u/.pyenv/shims/python3", "#!/bin/bash\n", 0755);
+  host.add_file("/home/u/.pyenv/version", "3.12.1\n");
+  host.add_file("/usr/bin/python3", test::elf64_stub(), 0755);
+  host.add_file("/home/u/.pyenv/versions/3.10.13/bin/python3", test::elf64_stub(), 0755);
+  host.add_file("/home/u/.pyenv/versions/3.12.1/bin/python3", test::elf64_stub(), 0755);
+  auto envs = read_all(host);
+  ASSERT_EQ(envs.size(), 3u);
+  EXPECT_FALSE(find_env(envs, "/usr/bin/python3")->active);
+  EXPECT_FALSE(find_env(envs, "/home/u/.pyenv/versions/3.10.13/bin/python3")->active);
+  EXPECT_TRUE(find_env(envs, "/home/u/.pyenv/versions/3.12.1/bin/python3")->active);
+}
+
 TEST(PythonDiscovery, GivenInterpreterIsIncludedFirst) {
   FakeHost host;
   host.set_env("PATH", "");

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "gpu/cuda_driver.h"
 #include "gpu/nvml.h"
 #include "host/dynamic_library.h"
-#include "probe/cuda_driver_min.h"
 
 namespace tfgpu::probe {
 
@@ -34,10 +34,6 @@ bool parse_vendor_library(const std::string& text, VendorLibrary* out) {
 }
 
 namespace {
-
-// CUDA version ints (cuDriverGetVersion, nvmlSystemGetCudaDriverVersion,
-// cudaRuntimeGetVersion) are 1000*major + 10*minor (nvidia.md §1c).
-std::string cuda_version_text(int v) { return fmt::format("{}.{}", v / 1000, (v % 1000) / 10); }
 
 void stage(std::ostream& log, const char* call) { log << "tfgpu-stage: " << call << std::endl; }
 
@@ -82,7 +78,7 @@ json query_nvml(const ChildQuery& q, std::ostream& log) {
     int v = 0;
     stage(log, "nvmlSystemGetCudaDriverVersion_v2");
     nvml::Return cr = f.system_get_cuda_driver_version(&v);
-    if (cr == nvml::kSuccess && v > 0) j["cuda_version"] = cuda_version_text(v);
+    if (cr == nvml::kSuccess && v > 0) j["cuda_version"] = gpu::cuda_version_text(v);  // same encoding as cuDriverGetVersion
     else j["cuda_version_error"] = nvml::describe_return(cr, &f);
   }
   unsigned count = 0;
@@ -147,33 +143,33 @@ json query_nvml(const ChildQuery& q, std::ostream& log) {
   return j;
 }
 
+// The CUDA driver API table of gpu/cuda_driver.h (shared with verify / bench).
 json query_cuda_driver(const ChildQuery& q, std::ostream& log) {
   json j = {{"library", "cuda"}, {"ok", false}};
   LoadOutcome o;
   stage(log, "dlopen");
-  auto loaded = cuda_min::load(candidates(q, cuda_min::default_candidates(q.platform)), &o);
+  auto loaded = gpu::CudaDriver::open(q.path.empty() ? gpu::default_cuda_driver_candidates() : std::vector<std::string>{q.path}, &o);
   put_outcome(j, o);
   if (!loaded) {
     if (!o.opened.empty()) j["init_result"] = loaded.error().message;
     return j;
   }
-  const cuda_min::Functions& f = loaded->fn;
+  const gpu::CudaDriverApi& f = loaded->api();
+  auto describe = [&](gpu::CUresult r) { return fmt::format("{} ({})", loaded->error_name(r), r); };
   int v = 0;
   // cuDriverGetVersion answers without cuInit (and without a GPU): it is the
   // driver's newest supported CUDA, not an installed toolkit (nvidia.md §1c).
   stage(log, "cuDriverGetVersion");
-  cuda_min::CuResult r = f.driver_get_version(&v);
-  if (r == 0 && v > 0) j["cuda_version"] = cuda_version_text(v);
-  else j["cuda_version_error"] = cuda_min::describe_result(r, &f);
-  if (f.init) {
-    stage(log, "cuInit");
-    cuda_min::CuResult ir = f.init(0);
-    j["init_result"] = cuda_min::describe_result(ir, &f);
-    if (ir == 0 && f.device_get_count) {
-      int n = 0;
-      stage(log, "cuDeviceGetCount");
-      if (f.device_get_count(&n) == 0) j["device_count"] = n;
-    }
+  gpu::CUresult r = f.cuDriverGetVersion(&v);
+  if (r == gpu::kCudaSuccess && v > 0) j["cuda_version"] = gpu::cuda_version_text(v);
+  else j["cuda_version_error"] = describe(r);
+  stage(log, "cuInit");
+  gpu::CUresult ir = f.cuInit(0);
+  j["init_result"] = describe(ir);
+  if (ir == gpu::kCudaSuccess) {
+    int n = 0;
+    stage(log, "cuDeviceGetCount");
+    if (f.cuDeviceGetCount(&n) == gpu::kCudaSuccess) j["device_count"] = n;
   }
   j["ok"] = j.contains("cuda_version");
   return j;
@@ -208,7 +204,7 @@ json query_version_library(const ChildQuery& q, std::ostream& log) {
     int r = fn(&v);
     j["init_result"] = fmt::format("cudaError {}", r);
     if (r == 0 && v > 0) {
-      j["version"] = cuda_version_text(v);
+      j["version"] = gpu::cuda_version_text(v);
       j["version_code"] = v;
       j["ok"] = true;
     }

@@ -400,14 +400,20 @@ void mark_active(const Host& host, std::vector<PythonEnv>& envs) {
   if (!active)
     if (auto c = host.env("CONDA_PREFIX"); c && !c->empty()) active = by_prefix(*c);
   if (!active) {
-    // First `python3` / `python` on PATH, pyenv shims resolved to the selected version
-    // only when PYENV_VERSION names it (the version file is not read here).
+    // First `python3` / `python` on PATH. pyenv shims run the selected version:
+    // PYENV_VERSION, else $PYENV_ROOT/version (per-directory .python-version files are
+    // not followed); "system" means the next interpreter on PATH.
     const bool win = windows(host);
     for (const auto& dir : split_nonempty(host.env("PATH").value_or(""), win ? ';' : ':')) {
       if (dir.find("/shims") != std::string::npos) {
-        if (auto pv = host.env("PYENV_VERSION"))
-          for (auto& e : envs)
-            if (e.kind == "pyenv" && e.name == *pv) active = &e;
+        std::string selected = host.env("PYENV_VERSION").value_or("");
+        if (selected.empty()) {
+          std::string root = path_dirname(path_clean(dir));
+          auto text = host.read_file(path_join(root, "version"), 4096);
+          if (text) selected = std::string(trim(split(*text, '\n').front()));
+        }
+        for (auto& e : envs)
+          if (e.kind == "pyenv" && e.name == selected) active = &e;
         if (active) break;
         continue;
       }
