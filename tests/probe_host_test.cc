@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "host/fake_host.h"
+#include "kb/kb.h"
+#include "probe/kb_namer.h"
 #include "probe/probe.h"
 
 namespace tfgpu {
@@ -129,6 +131,24 @@ TEST(ProbeHardware, NvidiaDisplayDevicesNamedFromTheKbWithoutADriver) {
   EXPECT_EQ(s.gpus[1].pci_id, "10de:20b0");
   EXPECT_EQ(s.gpus[1].name, "") << "unknown to the KB: left unnamed, not guessed";
   EXPECT_EQ(s.gpus[1].source, "sysfs");
+}
+
+TEST(ProbeHardware, EmbeddedKbNamesAGpuFromItsPciId) {
+  auto kb = kb::load_embedded();
+  ASSERT_TRUE(kb.has_value()) << kb.error().message;
+  const kb::Gpu* row = kb->find_gpu(0x10de, 0x2504);
+  ASSERT_NE(row, nullptr) << "kb/gpus.toml lists 10de:2504";
+  FakeHost host = linux_host();
+  add_pci(host, "0000:01:00.0", "0x10de", "0x2504", "0x030000");
+  probe::ProbeOptions o;
+  o.name_gpu = probe::gpu_namer_from(*kb);
+  Snapshot s;
+  probe::probe_host(host, s);
+  probe::probe_hardware(host, o, s);
+  ASSERT_EQ(s.gpus.size(), 1u);
+  EXPECT_EQ(s.gpus[0].name, row->name);
+  EXPECT_EQ(s.gpus[0].compute_capability, row->cc.str());
+  EXPECT_EQ(s.gpus[0].source, "sysfs+kb:pci");
 }
 
 TEST(ProbeHardware, NoNvidiaDeviceIsAbsentWithTheReason) {

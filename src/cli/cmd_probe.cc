@@ -4,11 +4,14 @@
 #include <chrono>
 #include <ctime>
 #include <memory>
+#include <optional>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "kb/kb.h"
+#include "probe/kb_namer.h"
 #include "probe/probe.h"
 #include "report/probe_text.h"
 #include "snapshot/snapshot_json.h"
@@ -62,7 +65,20 @@ CommandRunner define_probe(CLI::App& sub) {
         return static_cast<int>(kExitUsage);
       }
     }
+    // GPUs on the bus are named from the KB (`--kb DIR` or the embedded copy), loaded
+    // only when the first one is seen: most of the probe needs no KB.
+    auto kb = std::make_shared<std::optional<Result<kb::KnowledgeBase>>>();
+    std::string kb_error;
+    o.name_gpu = [&io, kb, &kb_error](uint16_t vendor, uint16_t device) -> std::optional<probe::GpuFacts> {
+      if (!kb->has_value()) {
+        kb->emplace(kb::load_for_command(io.host, io.global.kb_dir));
+        if (!**kb) kb_error = (**kb).error().message;
+      }
+      if (!**kb) return std::nullopt;
+      return probe::gpu_namer_from(***kb)(vendor, device);
+    };
     Snapshot s = probe::probe_machine(io.host, o);
+    if (!kb_error.empty()) s.notes.push_back("GPUs not named: knowledge base not loaded: " + kb_error);
     if (io.global.format == OutputFormat::kJson) {
       io.out << snapshot_to_json(s).dump(2) << "\n";
     } else {
