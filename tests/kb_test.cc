@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "kb/kb.h"
+#include "kb/matrix.h"
 #include "util/strings.h"
 
 namespace tfgpu::kb {
@@ -44,6 +45,8 @@ bool tf_must_load(std::string_view version, Platform p, std::string_view compone
     if (l.component == component) return l.must_load;
   return false;
 }
+
+bool contains(std::string_view haystack, std::string_view needle) { return haystack.find(needle) != std::string_view::npos; }
 
 std::string py(std::string_view version, Platform p) {
   const auto* list = tf(version).python_on(p);
@@ -227,7 +230,8 @@ TEST(Kb, CudaToolkitDriversNeverGoDown) {
     EXPECT_LE(rel[i - 1].driver_linux, rel[i].driver_linux) << rel[i].version.str();
     if (rel[i - 1].driver_windows && rel[i].driver_windows)
       EXPECT_LE(*rel[i - 1].driver_windows, *rel[i].driver_windows) << rel[i].version.str();
-    for (const auto& u : rel[i].updates) EXPECT_LE(rel[i].driver_linux, u.driver_linux) << u.label;
+    for (const auto& u : rel[i].updates)  // an RC (11.0.1) precedes its GA; updates follow it
+      if (contains(u.label, "Update")) EXPECT_LE(rel[i].driver_linux, u.driver_linux) << u.label;
   }
 }
 
@@ -244,9 +248,13 @@ TEST(Kb, EveryCudaMajorHasADriverFamily) {
   for (const auto& c : the_kb().cuda_releases()) {
     const CudaFamily* f = the_kb().cuda_family(c.version.major());
     ASSERT_NE(f, nullptr) << c.version.str();
-    if (f->minor_version_compat) {
-      EXPECT_TRUE(f->driver_linux && f->driver_windows) << f->major;
-      EXPECT_LE(*f->driver_linux, c.driver_linux) << "family minimum above the toolkit driver for " << c.version.str();
+    if (f->minor_version_compat) EXPECT_TRUE(f->driver_linux && f->driver_windows) << f->major;
+    // Running a toolkit never needs more than the driver bundled with it.
+    for (Platform p : {Platform::kLinux, Platform::kWindows}) {
+      auto compat = the_kb().min_driver(c.version, p, DriverPolicy::kMinorVersionCompat);
+      auto exact = the_kb().min_driver(c.version, p, DriverPolicy::kToolkitExact);
+      ASSERT_TRUE(compat && exact) << c.version.str();
+      EXPECT_LE(compat->min_driver, exact->min_driver) << c.version.str() << " " << platform_name(p);
     }
   }
 }
@@ -516,6 +524,16 @@ TEST(KbFacts, Cuda112NeedsFamilyOrToolkitDriver) {
             V("525.60.13"));
 }
 
+TEST(KbFacts, Cuda110KeepsItsOwnOlderDriverBelowTheFamilyMinimum) {
+  // CUDA 11.0 shipped with 450.51.05; 450.80.02 is what the whole 11.x family needs.
+  auto d = the_kb().min_driver(V("11.0"), Platform::kLinux, DriverPolicy::kMinorVersionCompat);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(driver_version_str(d->min_driver), "450.51.05");
+  EXPECT_EQ(driver_version_str(
+                the_kb().min_driver(V("11.1"), Platform::kLinux, DriverPolicy::kMinorVersionCompat)->min_driver),
+            "450.80.02");
+}
+
 TEST(KbFacts, Cuda10HasNoMinorVersionCompatibility) {
   auto d = the_kb().min_driver(V("10.1"), Platform::kLinux, DriverPolicy::kMinorVersionCompat);
   ASSERT_TRUE(d);
@@ -605,7 +623,7 @@ TEST(KbFacts, GpuLookupByNameIgnoresVendorWords) {
   std::vector<std::string> ids;
   for (const Gpu* x : *g) ids.push_back(x->pci_id);
   EXPECT_EQ(ids, (std::vector<std::string>{"10de:2487", "10de:2503", "10de:2544"}));
-  EXPECT_EQ((*the_kb().find_gpus_by_name("rtx 4090"))->front()->pci_id, "10de:2684");
+  EXPECT_EQ(the_kb().find_gpus_by_name("rtx 4090")->front()->pci_id, "10de:2684");
   auto missing = the_kb().find_gpus_by_name("RTX 9999");
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message.find("did you mean"), std::string::npos);

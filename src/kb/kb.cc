@@ -314,7 +314,10 @@ Result<DriverRequirement> KnowledgeBase::min_driver(const Version& cuda, Platfor
   const CudaFamily* fam = cuda_family(r->version.major());
   if (policy == DriverPolicy::kMinorVersionCompat && fam && fam->minor_version_compat) {
     const auto& d = p == Platform::kWindows ? fam->driver_windows : fam->driver_linux;
-    if (d) {
+    const auto& own = p == Platform::kWindows ? r->driver_windows : std::optional<Version>(r->driver_linux);
+    // CUDA 11.0 shipped with a driver older than the 11.x family minimum (450.51.05 <
+    // 450.80.02): its own driver still runs it.
+    if (d && !(own && *own < *d)) {
       out.min_driver = *d;
       out.basis = fmt::format("any CUDA {}.x application via minor-version compatibility", fam->major);
       out.cites.push_back(cite(*fam));
