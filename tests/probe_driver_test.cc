@@ -24,11 +24,11 @@ TEST(ProbeDriverParent, NvmlAnswerFillsDriverAndMergesGpusByBusId) {
   std::vector<std::vector<std::string>> argvs;
   host.set_process_handler([&](const ProcessSpec& spec) -> Result<ProcessResult> {
     argvs.push_back(spec.argv);
-    return exited(R"({"library":"nvml","ok":true,"tried":["libnvidia-ml.so.1"],"errors":[],
+    return exited(R"J({"library":"nvml","ok":true,"tried":["libnvidia-ml.so.1"],"errors":[],
       "opened":"libnvidia-ml.so.1","path":"/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1",
       "init_result":"NVML_SUCCESS (0)","driver_version":"535.104.05","cuda_version":"12.2","device_count":1,
       "gpus":[{"index":0,"name":"NVIDIA GeForce RTX 3060","pci_id":"10de:2504","pci_bus_id":"0000:01:00.0",
-               "compute_capability":"8.6","memory_total_bytes":12884901888,"memory_free_bytes":1,"uuid":"GPU-1"}]})");
+               "compute_capability":"8.6","memory_total_bytes":12884901888,"memory_free_bytes":1,"uuid":"GPU-1"}]})J");
   });
   Snapshot s;
   GpuInfo bus;
@@ -112,7 +112,7 @@ TEST(ProbeDriverParent, KernelModuleWithoutUsableLibraryIsFailed) {
                 "GCC version:  gcc version 12.2.0 (Debian 12.2.0-14)\n");
   host.set_process_handler([&](const ProcessSpec& spec) -> Result<ProcessResult> {
     return exited(R"({"library":")" + spec.argv[3] +
-                  R"(","ok":false,"tried":["x"],"errors":[],"opened":"x","path":"/x","init_result":"NVML_ERROR_LIB_RM_VERSION_MISMATCH (18)"})");
+                  R"J(","ok":false,"tried":["x"],"errors":[],"opened":"x","path":"/x","init_result":"NVML_ERROR_LIB_RM_VERSION_MISMATCH (18)"})J");
   });
   Snapshot s;
   probe::probe_driver(host, {}, s);
@@ -125,8 +125,8 @@ TEST(ProbeDriverParent, Wsl2GpusComeFromTheDriver) {
   FakeHost host;
   host.set_os_release({"Linux", "5.15.146.1-microsoft-standard-WSL2", "x86_64"});
   host.set_process_handler([&](const ProcessSpec&) -> Result<ProcessResult> {
-    return exited(R"({"library":"nvml","ok":true,"opened":"libnvidia-ml.so.1","path":"/usr/lib/wsl/lib/libnvidia-ml.so.1",
-      "driver_version":"537.42","cuda_version":"12.2","device_count":1,"gpus":[{"index":0,"name":"NVIDIA GeForce RTX 3060","compute_capability":"8.6"}]})");
+    return exited(R"J({"library":"nvml","ok":true,"opened":"libnvidia-ml.so.1","path":"/usr/lib/wsl/lib/libnvidia-ml.so.1",
+      "driver_version":"537.42","cuda_version":"12.2","device_count":1,"gpus":[{"index":0,"name":"NVIDIA GeForce RTX 3060","compute_capability":"8.6"}]})J");
   });
   Snapshot s;
   probe::probe_host(host, s);

@@ -45,9 +45,9 @@ TEST(RuntimeNames, ComponentsFollowSonamesNotCudaVersions) {
 TEST(RuntimeProbe, ToolkitVersionFromVersionJsonAndCudnnFromHeader) {
   FakeHost host;
   host.add_file("/usr/local/cuda-12.6/version.json",
-                R"({"cuda": {"name": "CUDA SDK", "version": "12.6.20241114"},
+                R"J({"cuda": {"name": "CUDA SDK", "version": "12.6.20241114"},
                     "cuda_cudart": {"name": "CUDA Runtime (cudart)", "version": "12.6.77"},
-                    "libcublas": {"name": "CUDA cuBLAS", "version": "12.6.4.1"}})");
+                    "libcublas": {"name": "CUDA cuBLAS", "version": "12.6.4.1"}})J");
   host.add_file("/usr/local/cuda-12.6/targets/x86_64-linux/lib/libcudart.so.12.6.77",
                 test::elf64_shared_object("libcudart.so.12"));
   host.add_symlink("/usr/local/cuda-12.6/targets/x86_64-linux/lib/libcudart.so.12", "libcudart.so.12.6.77");
@@ -173,6 +173,24 @@ TEST(RuntimeProbe, LdLibraryPathAndCondaDirsAreScanned) {
   EXPECT_EQ(s.cuda[0].package, "cudatoolkit");
   EXPECT_EQ(s.cuda[0].version, "11.8.0");
   EXPECT_EQ(s.cuda[0].version_source, "/c/envs/tf/conda-meta/cudatoolkit-11.8.0-h6a678d5_0.json");
+}
+
+TEST(RuntimeProbe, LoaderDirLinksIntoAToolkitAreNotASecondInstall) {
+  FakeHost host;
+  host.add_file("/usr/local/cuda-13.0/lib/libcudart.so.13", test::elf64_stub());
+  host.add_file("/usr/local/cuda-13.0/dist-info/nvidia_cuda_runtime-13.0.96.dist-info/METADATA",
+                "Metadata-Version: 2.1\nName: nvidia-cuda-runtime\nVersion: 13.0.96\n");
+  host.add_symlink("/usr/local/lib/libcudart.so.13", "/usr/local/cuda-13.0/lib/libcudart.so.13");
+  Snapshot s;
+  s.loader.ld_so_conf_dirs = {"/usr/local/lib"};
+  s = run_runtime(host, s);
+  ASSERT_EQ(s.cuda.size(), 1u);
+  EXPECT_EQ(s.cuda[0].root, "/usr/local/cuda-13.0");
+  const LibraryFile* link = find_lib(s, "/usr/local/lib/libcudart.so.13");
+  ASSERT_NE(link, nullptr);
+  EXPECT_EQ(link->origin, "system");
+  EXPECT_EQ(link->symlink_target, "/usr/local/cuda-13.0/lib/libcudart.so.13");
+  EXPECT_EQ(link->version, "13.0.96");
 }
 
 TEST(RuntimeProbe, NothingInstalledIsAbsentWithAReason) {

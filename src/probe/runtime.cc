@@ -458,8 +458,23 @@ class RuntimeScan {
     dirs.insert(dirs.end(), s_.loader.default_dirs.begin(), s_.loader.default_dirs.end());
     std::vector<size_t> system_files;
     for (const auto& d : dirs) {
-      auto added = scan_dir(d, "system");
-      system_files.insert(system_files.end(), added.begin(), added.end());
+      for (size_t i : scan_dir(d, "system")) {
+        // Links into an install already found (/usr/local/lib/libcudart.so.13 ->
+        // /usr/local/cuda-13.0/lib/...) are that install's files, not another install.
+        if (const std::string* root = owning_root(s_.libraries[i].path)) {
+          LibraryFile& f = s_.libraries[i];
+          if (f.version.empty()) {
+            for (const auto& other : s_.libraries) {
+              if (&other != &f && other.origin != "system" && other.name == f.name && starts_with(other.path, *root)) {
+                f.version = other.version;
+                f.version_source = other.version_source;
+              }
+            }
+          }
+          continue;
+        }
+        system_files.push_back(i);
+      }
     }
     // Distribution packages (Debian's libcudart12, nvidia-cudnn) put headers under
     // /usr/include[/<triplet>] as cudnn_version_v9.h (nvidia.md §3c).
@@ -493,6 +508,17 @@ class RuntimeScan {
         }
       s_.cuda.push_back(ci);
     }
+  }
+
+  // The root of a CUDA / cuDNN install already found that `path` resolves into.
+  const std::string* owning_root(const std::string& path) const {
+    auto real = host_.canonical(path);
+    if (!real) return nullptr;
+    for (const auto& c : s_.cuda)
+      if (starts_with(*real, c.root + "/")) return &c.root;
+    for (const auto& c : s_.cudnn)
+      if (starts_with(*real, c.root + "/")) return &c.root;
+    return nullptr;
   }
 
   // --- optional: ask the libraries themselves (child process) ------------------------

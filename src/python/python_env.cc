@@ -183,7 +183,14 @@ std::vector<Candidate> find_interpreters(const Host& host, const std::vector<std
     if (auto entries = host.list_dir(versions)) {
       std::vector<std::string> names;
       for (const auto& e : *entries) names.push_back(e.name);
-      std::sort(names.begin(), names.end());
+      // Version order (3.6.15 before 3.10.13); names that are not versions
+      // ("miniconda3-latest") after them, alphabetically.
+      std::sort(names.begin(), names.end(), [](const std::string& a, const std::string& b) {
+        auto va = Version::parse(a), vb = Version::parse(b);
+        if (va && vb && *va != *vb) return *va < *vb;
+        if (va.has_value() != vb.has_value()) return va.has_value();
+        return a < b;
+      });
       for (const auto& n : names) add(bin_python(host, path_join(versions, n)), "pyenv", n, "pyenv");
     }
   }

@@ -65,7 +65,7 @@ std::string render_probe_text(const Snapshot& s, ProbeTextDetail detail) {
     else if (!a.tried.empty()) out += "tried " + join(a.tried, ", ");
     else out += "not loaded";
     if (!a.init_result.empty()) out += " -> " + a.init_result;
-    else if (a.opened.empty() && !a.errors.empty()) out += " -> " + a.errors.back();
+    else if (a.opened.empty() && !a.errors.empty()) out += " -> " + a.errors.front();
     out += "\n";
   }
 
