@@ -12,6 +12,7 @@ CommandRunner define_verify(CLI::App& sub);
 CommandRunner define_bench(CLI::App& sub);
 CommandRunner define_verify_child(CLI::App& sub);
 CommandRunner define_bench_child(CLI::App& sub);
+CommandRunner define_probe_driver(CLI::App& sub);
 
 std::span<const CommandSpec> command_table() {
   static const CommandSpec kCommands[] = {
@@ -24,6 +25,8 @@ std::span<const CommandSpec> command_table() {
       {"bench", "Measure the GPU: GEMM FP32/TF32/FP16/BF16 and bandwidth against its peak", define_bench},
       {"__verify-child", "Internal: the driver check of `verify`, run in a child process", define_verify_child, true},
       {"__bench-child", "Internal: the measurements of `bench`, run in a child process", define_bench_child, true},
+      {"__probe-driver", "internal: load one vendor library in a child process and print what it says (JSON)",
+       define_probe_driver, true},
   };
   return kCommands;
 }
