@@ -86,11 +86,15 @@ TEST(DoctorScenarios, AtLeastThirtyAcrossWindowsLinuxWsl2AndMacos) {
 // Every cause id of the shared vocabulary that a Snapshot can show is produced by some
 // rule and expected by some scenario. (`oom` and `harmless_warning_only` exist only in logs.)
 TEST(DoctorScenarios, CoverTheCauseVocabulary) {
+  // ../shared next to the repository (a git worktree sits one level deeper).
   std::string readme = testing::read_text(std::string(TFGPU_SOURCE_DIR) + "/../shared/cases/README.md");
+  if (readme.empty()) readme = testing::read_text(std::string(TFGPU_SOURCE_DIR) + "/../../shared/cases/README.md");
   if (readme.empty()) GTEST_SKIP() << "../shared/cases/README.md not found next to the repository";
   std::set<std::string> expected_somewhere;
-  for (const auto& n : scenario_names())
-    for (const auto& id : load_expectation(n)["findings"]) expected_somewhere.insert(id.get<std::string>());
+  for (const auto& n : scenario_names()) {
+    nlohmann::json want = load_expectation(n);  // kept alive: a range-for over a temporary's member dangles
+    for (const auto& id : want["findings"]) expected_somewhere.insert(id.get<std::string>());
+  }
   std::set<std::string> in_table;
   for (const auto& r : rule_table())
     for (const char* id : r.ids) in_table.insert(id);

@@ -1,8 +1,15 @@
 // The live machine for `tfgpu doctor`: the probe fills the Snapshot; the permissions of
 // the library search folders (for the library-planting rule) are added here when the
 // probe did not record them.
+#include <chrono>
+#include <ctime>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
 #include "cli/command.h"
 #include "kb/kb.h"
+#include "probe/probe.h"
 #include "snapshot/snapshot.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -29,10 +36,19 @@ void add_search_dir_permissions(const Host& host, Snapshot& s) {
   }
 }
 
-Result<Snapshot> doctor_live_snapshot(const Host&, const kb::KnowledgeBase&) {
-  // The probe (branch `probe`) is not merged into this build yet.
-  return fail(Error::internal("probing this machine is not available in this build yet; run `tfgpu probe --json > s.json` "
-                              "with a build that has it, then `tfgpu doctor --snapshot s.json`"));
+Result<Snapshot> doctor_live_snapshot(const Host& host, const kb::KnowledgeBase& kb) {
+  probe::ProbeOptions o;
+  // GPUs seen only on the PCI bus (no driver) get their name and compute capability from the KB.
+  o.name_gpu = [&kb](uint16_t vendor, uint16_t device) -> std::optional<probe::GpuFacts> {
+    if (const kb::Gpu* g = kb.find_gpu(vendor, device)) return probe::GpuFacts{g->name, g->cc.str()};
+    return std::nullopt;
+  };
+  o.tool_version = TFGPU_VERSION;
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  o.created_at = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(t));
+  Snapshot s = probe::probe_machine(host, o);
+  add_search_dir_permissions(host, s);
+  return s;
 }
 
 }  // namespace tfgpu

@@ -10,10 +10,14 @@ namespace tfgpu {
 
 std::string redact(std::string_view text) {
   // Home folders: /home/NAME, /Users/NAME, C:\Users\NAME (also C:/Users and JSON-escaped C:\\Users\\).
+  // Windows user names may hold spaces ("Bob Smith"): taken up to the next separator.
+  static const std::regex kWinHome(R"(([A-Za-z]:(?:\\\\|\\|/)Users(?:\\\\|\\|/))([^/\\"'`:;,()<>\[\]|\r\n]+?)(?=\\|/))",
+                                   std::regex::icase);
   static const std::regex kHome(R"((/home/|/Users/|[A-Za-z]:(?:\\\\|\\|/)Users(?:\\\\|\\|/))([^/\\\s"'`:;,()<>\[\]|]+))",
                                 std::regex::icase);
   static const std::regex kUuid(R"(\b(GPU|MIG)-[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}\b)");
-  std::string out = std::regex_replace(std::string(text), kHome, "$1<user>");
+  std::string out = std::regex_replace(std::string(text), kWinHome, "$1<user>");
+  out = std::regex_replace(out, kHome, "$1<user>");
   out = std::regex_replace(out, kUuid, "$1-<redacted>");
   return out;
 }

@@ -12,6 +12,9 @@ std::vector<Finding> rule_container(const Snapshot& s, const kb::KnowledgeBase&)
   std::vector<Finding> out;
   if (s.host.container.empty()) return out;
   if (s.driver.state.status != ProbeStatus::kAbsent && s.driver.state.status != ProbeStatus::kFailed) return out;
+  // The container sees the host's PCI bus: no NVIDIA device there means no GPU to pass
+  // through (rule_gpu_presence says so), not a missing runtime.
+  if (s.gpus.empty() && (s.gpu_state.status == ProbeStatus::kAbsent || s.gpu_state.status == ProbeStatus::kOk)) return out;
   Finding f;
   f.id = "container_gpu_runtime_missing";
   f.layer = Layer::kDriver;

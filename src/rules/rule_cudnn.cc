@@ -44,7 +44,7 @@ std::vector<std::string> cudnn_install_steps(const Snapshot& s, const TfEnv& e, 
 std::vector<Finding> rule_cudnn(const Snapshot& s, const kb::KnowledgeBase& kb) {
   std::vector<Finding> out;
   auto wp = wheel_platform(s);
-  if (!wp || s.runtime_state.status != ProbeStatus::kOk) return out;
+  if (!wp || !runtime_looked(s)) return out;
   for (const auto& e : tf_envs(s, kb)) {
     if (!e.release || !tf_gpu_build(e, s, kb)) continue;
     kb::TfLibraries libs = kb.tf_libraries(*e.release, *wp);

@@ -25,6 +25,10 @@ std::optional<Platform> driver_platform(const Snapshot& s) {
 
 bool probed(const ProbeState& st) { return st.status != ProbeStatus::kNotProbed; }
 
+bool runtime_looked(const Snapshot& s) {
+  return s.runtime_state.status == ProbeStatus::kOk || s.runtime_state.status == ProbeStatus::kAbsent;
+}
+
 bool env_known(const Snapshot& s) { return s.host.state.status == ProbeStatus::kOk; }
 
 std::optional<std::string> env_var(const Snapshot& s, const std::string& name) {

@@ -24,6 +24,8 @@ bool is_windows(const Snapshot& s);
 
 // A layer was looked at (any answer: ok, absent, failed, unsupported).
 bool probed(const ProbeState& st);
+// The CUDA/cuDNN search ran (found something: kOk, or nothing: kAbsent).
+bool runtime_looked(const Snapshot& s);
 // The environment variables were read (they come with the host layer); a partial
 // Snapshot from a log has at most a few of them and must not be read as "unset".
 bool env_known(const Snapshot& s);

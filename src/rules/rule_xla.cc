@@ -10,7 +10,7 @@ namespace tfgpu::rules {
 
 std::vector<Finding> rule_xla(const Snapshot& s, const kb::KnowledgeBase& kb) {
   std::vector<Finding> out;
-  if (s.host.os != "linux" || s.runtime_state.status != ProbeStatus::kOk) return out;
+  if (s.host.os != "linux" || !runtime_looked(s)) return out;
   bool toolkit = false;
   for (const auto& c : s.cuda) toolkit = toolkit || c.kind == "toolkit";
   for (const auto& f : s.libraries) toolkit = toolkit || f.name == "ptxas";

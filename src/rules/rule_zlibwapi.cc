@@ -9,7 +9,7 @@ namespace tfgpu::rules {
 
 std::vector<Finding> rule_zlibwapi(const Snapshot& s, const kb::KnowledgeBase& kb) {
   std::vector<Finding> out;
-  if (!is_windows(s) || s.runtime_state.status != ProbeStatus::kOk) return out;
+  if (!is_windows(s) || !runtime_looked(s)) return out;
   for (const auto& e : tf_envs(s, kb)) {
     if (!e.release || !tf_gpu_build(e, s, kb)) continue;
     kb::TfLibraries libs = kb.tf_libraries(*e.release, Platform::kWindows);

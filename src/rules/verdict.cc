@@ -77,8 +77,12 @@ std::string join_because(const std::vector<std::string>& because) {
   return out;
 }
 
+// "No NVIDIA GPU" -> "no NVIDIA GPU"; names keep their case ("TensorFlow", "CUDA_VISIBLE_DEVICES").
 std::string lower_first(std::string s) {
-  if (!s.empty() && s[0] >= 'A' && s[0] <= 'Z' && (s.size() < 2 || !(s[1] >= 'A' && s[1] <= 'Z'))) s[0] = static_cast<char>(s[0] - 'A' + 'a');
+  size_t end = s.find(' ');
+  std::string word = s.substr(0, end);
+  bool plain = word.size() > 1 && std::all_of(word.begin() + 1, word.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+  if (plain && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
   return s;
 }
 
@@ -140,7 +144,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
                                                                             : "the driver did not answer (" + s.driver.state.reason + ")");
       v.run.push_back(is_windows(s) ? "nvidia-smi" : "nvidia-smi (and `tfgpu doctor` on the machine itself)");
     }
-    if (s.runtime_state.status != ProbeStatus::kOk && wp != Platform::kMacos) {
+    if (!runtime_looked(s) && wp != Platform::kMacos) {
       v.because.push_back("the CUDA/cuDNN libraries were not probed");
       v.run.push_back("tfgpu doctor on the machine itself (or `tfgpu probe --json` there and `tfgpu doctor --snapshot FILE` here)");
     }

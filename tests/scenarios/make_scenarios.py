@@ -108,7 +108,10 @@ def snapshot(host, gpus, driver, env, cuda=(), cudnn=(), libraries=(), loader=No
              runtime_state=None, python_state=None, origin="test", search_dirs=()):
     return {"schema_version": 1, "tool_version": "0.1.0", "created_at": "2026-11-30T00:00:00Z", "origin": origin,
             "host": host, "gpu_state": gpu_state or (ok("sysfs") if gpus else absent("no NVIDIA PCI device", "sysfs")),
-            "gpus": list(gpus), "driver": driver, "env": env, "runtime_state": runtime_state or ok("runtime probe"),
+            "gpus": list(gpus), "driver": driver, "env": env,
+            # As the probe reports it: absent when no CUDA install and no cuDNN was found at all.
+            "runtime_state": runtime_state or (ok("runtime probe") if (cuda or cudnn)
+                                               else absent("no CUDA runtime or cuDNN found in 14 dirs searched")),
             "cuda": list(cuda), "cudnn": list(cudnn), "libraries": list(libraries), "loader": loader or {},
             "python_state": python_state or ok("python probe"), "pythons": list(pythons), "notes": [],
             "search_dirs": list(search_dirs)}
@@ -159,7 +162,7 @@ def pip_cuda_env(site, cudnn_major=8, cudnn_version="8.9.4.25", with_runpath=Tru
     cudnn_dir = f"{site}/nvidia/cudnn/lib"
     libs.append(lib(f"{cudnn_dir}/libcudnn.so.{cudnn_major}", "cudnn", cudnn_version, "pip:nvidia-cudnn-cu12"))
     for sub in (CUDNN8_SUBLIBS if cudnn_major == 8 else CUDNN9_SUBLIBS):
-        libs.append(lib(f"{cudnn_dir}/{sub}", "cudnn_sub", cudnn_version, "pip:nvidia-cudnn-cu12"))
+        libs.append(lib(f"{cudnn_dir}/{sub}", "cudnn", cudnn_version, "pip:nvidia-cudnn-cu12"))
     packages.append(pkg("nvidia-cudnn-cu12", cudnn_version, site))
     packages.append(pkg("nvidia-cuda-nvcc-cu12", cuda_version, site))
     # TF's own files and their RUNPATH into the wheels (cuda_build_defs.bzl: $ORIGIN/../nvidia/<lib>/lib).
@@ -207,7 +210,7 @@ def system_cuda(version="11.8.89", root="/usr/local/cuda-11.8", cudnn_version="8
     if cudnn_version:
         libs.append(lib(f"{cudnn_dir}/libcudnn.so.8", "cudnn", cudnn_version, f"cuda:{root}"))
         if cudnn_subs:
-            libs += [lib(f"{cudnn_dir}/{s}", "cudnn_sub", cudnn_version, f"cuda:{root}") for s in CUDNN8_SUBLIBS]
+            libs += [lib(f"{cudnn_dir}/{s}", "cudnn", cudnn_version, f"cuda:{root}") for s in CUDNN8_SUBLIBS]
         cudnn = [{"root": root, "version": cudnn_version, "version_source": f"{root}/include/cudnn_version.h", "kind": "toolkit",
                   "package": "", "cuda_major": "11", "lib_dirs": [cudnn_dir]}]
     cuda = [{"root": root, "version": version, "version_source": f"{root}/version.json", "kind": "toolkit", "package": "",
@@ -255,7 +258,7 @@ def win_cuda(version="11.2.152", mm="11.2", cudnn_version="8.1.1", cudnn_files=W
     cudnn = []
     if cudnn_version:
         for i, n in enumerate(cudnn_files):
-            libs.append(lib(f"{bin_dir}\\{n}", "cudnn" if i == 0 else "cudnn_sub", cudnn_version, f"cuda:{root}"))
+            libs.append(lib(f"{bin_dir}\\{n}", "cudnn" if i == 0 else "cudnn", cudnn_version, f"cuda:{root}"))
         cudnn = [{"root": root, "version": cudnn_version, "version_source": f"{root}\\include\\cudnn_version.h",
                   "kind": "toolkit", "package": "", "cuda_major": "11", "lib_dirs": [bin_dir]}]
     if zlib:
@@ -506,7 +509,7 @@ names = [("cudart", "libcudart.so.11.0", "11.8.89"), ("cublas", "libcublas.so.11
          ("cufft", "libcufft.so.10", ""), ("curand", "libcurand.so.10", ""), ("cusolver", "libcusolver.so.11", ""),
          ("cusparse", "libcusparse.so.11", ""), ("cudnn", "libcudnn.so.8", "8.6.0")]
 m["libraries"] = linux_driver_libs() + [lib(f"{sysdir}/{n}", c, v, "system") for c, n, v in names] + \
-    [lib(f"{sysdir}/{s}", "cudnn_sub", "8.6.0", "system") for s in CUDNN8_SUBLIBS]
+    [lib(f"{sysdir}/{s}", "cudnn", "8.6.0", "system") for s in CUDNN8_SUBLIBS]
 m["cuda"] = [{"root": "/usr", "version": "11.8.89", "version_source": "dpkg", "kind": "system", "package": "libcudart11.0",
               "lib_dirs": [sysdir]}]
 m["cudnn"] = [{"root": "/usr", "version": "8.6.0", "version_source": "/usr/include/cudnn_version.h", "kind": "system",
@@ -536,7 +539,7 @@ old_dir = "/opt/cudnn-8.2/lib"
 S["linux_old_cudnn_shadows"] = linux_system_machine(
     ld_path=f"{old_dir}:/usr/local/cuda-11.8/lib64",
     extra_libs=[lib(f"{old_dir}/libcudnn.so.8", "cudnn", "8.2.4", "standalone")] +
-               [lib(f"{old_dir}/{s}", "cudnn_sub", "8.2.4", "standalone") for s in CUDNN8_SUBLIBS],
+               [lib(f"{old_dir}/{s}", "cudnn", "8.2.4", "standalone") for s in CUDNN8_SUBLIBS],
     extra_cudnn=[{"root": "/opt/cudnn-8.2", "version": "8.2.4", "version_source": "/opt/cudnn-8.2/include/cudnn_version.h",
                   "kind": "standalone", "package": "", "cuda_major": "11", "lib_dirs": [old_dir]}])
 expect("linux_old_cudnn_shadows", "Linux, TF 2.14 (cuDNN 8.7): an old cuDNN 8.2 earlier on LD_LIBRARY_PATH shadows the 8.7 copy",
