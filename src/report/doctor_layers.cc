@@ -126,7 +126,15 @@ std::vector<LayerSummary> summarize_layers(const Snapshot& s, const std::vector<
     // The hardware layer can be known from the driver alone (WSL2 has no PCI GPU).
     bool known = state->status != ProbeStatus::kNotProbed ||
                  (layer == Layer::kHardware && (s.driver.state.status == ProbeStatus::kOk || !s.gpus.empty()));
-    l.status = blocked ? LayerStatus::kBlocked : warned ? LayerStatus::kWarning : known ? LayerStatus::kOk : LayerStatus::kUnknown;
+    // A layer that was looked at and found missing or broken is not "ok" even when no
+    // rule blames it (a driver matters little without a GPU, but it is still not there).
+    bool missing = state->status == ProbeStatus::kAbsent || state->status == ProbeStatus::kFailed ||
+                   state->status == ProbeStatus::kUnsupported;
+    if (layer == Layer::kHardware && !s.gpus.empty()) missing = false;
+    l.status = blocked ? LayerStatus::kBlocked
+               : warned || (known && missing) ? LayerStatus::kWarning
+               : known                        ? LayerStatus::kOk
+                                              : LayerStatus::kUnknown;
     switch (layer) {
       case Layer::kHardware:
         l.facts = hardware_facts(s);
