@@ -68,11 +68,13 @@ std::optional<int> usable_gpus(const Snapshot& s, const kb::KnowledgeBase& kb, c
   return n;
 }
 
+std::string lower_first(std::string s);
+
 std::string join_because(const std::vector<std::string>& because) {
   std::string out;
   for (size_t i = 0; i < because.size(); ++i) {
     if (i) out += i + 1 == because.size() ? "; and " : "; ";
-    out += because[i];
+    out += lower_first(because[i]);
   }
   return out;
 }
@@ -81,7 +83,7 @@ std::string join_because(const std::vector<std::string>& because) {
 std::string lower_first(std::string s) {
   size_t end = s.find(' ');
   std::string word = s.substr(0, end);
-  bool plain = word.size() > 1 && std::all_of(word.begin() + 1, word.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+  bool plain = !word.empty() && std::all_of(word.begin() + 1, word.end(), [](char c) { return c >= 'a' && c <= 'z'; });
   if (plain && s[0] >= 'A' && s[0] <= 'Z') s[0] = static_cast<char>(s[0] - 'A' + 'a');
   return s;
 }
@@ -113,7 +115,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
     v.sentence = "No Python environment here has TensorFlow installed";
     v.sentence += v.run.empty() ? "; run `tfgpu plan`." : "; " + lower_first(v.run.front()) + ".";
     if (!v.because.empty())
-      v.sentence += fmt::format(" Even then TensorFlow would not use a GPU here, because: {}.", lower_first(join_because(v.because)));
+      v.sentence += fmt::format(" Even then TensorFlow would not use a GPU here, because: {}.", join_because(v.because));
     out.push_back(v);
     return out;
   }
@@ -130,7 +132,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
         if (std::find(v.blocker_ids.begin(), v.blocker_ids.end(), b->id) == v.blocker_ids.end()) v.blocker_ids.push_back(b->id);
         v.because.push_back(b->title);
       }
-      v.sentence = fmt::format("{} will not use the GPU, because {}.", who, lower_first(join_because(v.because)));
+      v.sentence = fmt::format("{} will not use the GPU, because {}.", who, join_because(v.because));
       out.push_back(v);
       continue;
     }
