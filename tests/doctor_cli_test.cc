@@ -12,13 +12,13 @@
 namespace tfgpu {
 namespace {
 
-struct Run {
+struct DoctorRun {
   int code;
   std::string out;
   std::string err;
 };
 
-Run doctor(FakeHost& host, std::vector<std::string> args, bool tty = false) {
+DoctorRun doctor(FakeHost& host, std::vector<std::string> args, bool tty = false) {
   std::ostringstream out, err;
   args.insert(args.begin(), "doctor");
   int code = run_cli(args, host, out, err, tty);
@@ -33,7 +33,7 @@ FakeHost host_with(const std::string& scenario) {
 
 TEST(DoctorCli, BlockersExitOneAndTheVerdictSaysWhy) {
   FakeHost h = host_with("win_classic_guide_tf212");
-  Run r = doctor(h, {"--snapshot", "/s.json"});
+  DoctorRun r = doctor(h, {"--snapshot", "/s.json"});
   EXPECT_EQ(r.code, kExitProblems) << r.err;
   EXPECT_NE(r.out.find("will not use the GPU, because TensorFlow 2.12.0 on native Windows is CPU-only"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("Fix A"), std::string::npos);
@@ -42,14 +42,14 @@ TEST(DoctorCli, BlockersExitOneAndTheVerdictSaysWhy) {
 
 TEST(DoctorCli, NoBlockersExitZero) {
   FakeHost h = host_with("linux_pip_and_cuda_good");
-  Run r = doctor(h, {"--snapshot", "/s.json"});
+  DoctorRun r = doctor(h, {"--snapshot", "/s.json"});
   EXPECT_EQ(r.code, kExitOk) << r.err;
   EXPECT_NE(r.out.find("will use 1 GPU."), std::string::npos) << r.out;
 }
 
 TEST(DoctorCli, JsonIsParseableAndMatchesTheExitCode) {
   FakeHost h = host_with("linux_driver_too_old");
-  Run r = doctor(h, {"--snapshot", "/s.json", "--json"});
+  DoctorRun r = doctor(h, {"--snapshot", "/s.json", "--json"});
   EXPECT_EQ(r.code, kExitProblems);
   auto j = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << r.out;
@@ -59,7 +59,7 @@ TEST(DoctorCli, JsonIsParseableAndMatchesTheExitCode) {
 
 TEST(DoctorCli, MarkdownIsRedacted) {
   FakeHost h = host_with("win_classic_guide_tf212");
-  Run r = doctor(h, {"--snapshot", "/s.json", "--markdown"});
+  DoctorRun r = doctor(h, {"--snapshot", "/s.json", "--markdown"});
   EXPECT_EQ(r.out.find("alice"), std::string::npos);
   EXPECT_NE(r.out.find("C:\\Users\\<user>"), std::string::npos);
 }
@@ -76,7 +76,7 @@ TEST(DoctorCli, MissingOrMalformedSnapshotIsAUsageErrorOnOneLine) {
   h.add_file("/bad.json", "{\"schema_version\": 1, \"host\": 7}");
   h.add_file("/notjson.json", "\x7f" "ELF garbage");
   for (const char* f : {"/missing.json", "/bad.json", "/notjson.json"}) {
-    Run r = doctor(h, {"--snapshot", f});
+    DoctorRun r = doctor(h, {"--snapshot", f});
     EXPECT_EQ(r.code, kExitUsage) << f;
     EXPECT_EQ(r.err.find("tfgpu doctor: "), 0u) << r.err;
     EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
@@ -91,7 +91,7 @@ TEST(DoctorCli, TruncatedSnapshotsNeverCrash) {
   for (size_t cut = 0; cut < text.size(); cut += text.size() / 37 + 1) {
     FakeHost h;
     h.add_file("/t.json", text.substr(0, cut));
-    Run r = doctor(h, {"--snapshot", "/t.json"});
+    DoctorRun r = doctor(h, {"--snapshot", "/t.json"});
     EXPECT_TRUE(r.code == kExitUsage || r.code == kExitOk || r.code == kExitProblems) << cut << ": " << r.err;
   }
 }
