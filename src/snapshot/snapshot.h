@@ -189,6 +189,15 @@ struct PythonEnv {
   std::string source;      // how it was found: "PATH", "pyenv", "conda environments.txt", "--python"
 };
 
+// Permissions of one directory on a library search path (PATH, LD_LIBRARY_PATH), for the
+// library-planting check: a directory anyone can write to, searched before the CUDA
+// folders, lets any local user plant a cudart/cudnn the next TensorFlow process loads.
+struct SearchDirInfo {
+  std::string path;
+  Tri world_writable = Tri::kUnknown;  // POSIX: o+w (sticky or not); Windows: writable by Users/Everyone
+  std::string source;                  // "stat", "acl"
+};
+
 struct Snapshot {
   int schema_version = kSnapshotSchemaVersion;
   std::string tool_version;
@@ -208,6 +217,7 @@ struct Snapshot {
   ProbeState python_state;
   std::vector<PythonEnv> pythons;
   std::vector<std::string> notes;          // probe remarks worth showing ("skipped /mnt/c: not readable")
+  std::vector<SearchDirInfo> search_dirs;  // PATH / LD_LIBRARY_PATH directories with their permissions (empty: not probed)
 };
 
 }  // namespace tfgpu

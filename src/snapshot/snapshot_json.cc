@@ -34,9 +34,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TensorflowInstall, package, vers
                                                 build_info_state)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, executable, prefix, version, bits, kind, name, active,
                                                 site_packages, packages, tensorflow, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SearchDirInfo, path, world_writable, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Snapshot, schema_version, tool_version, created_at, origin, host,
                                                 gpu_state, gpus, driver, env, runtime_state, cuda, cudnn, libraries,
-                                                loader, python_state, pythons, notes)
+                                                loader, python_state, pythons, notes, search_dirs)
 
 const char* to_string(ProbeStatus s) {
   switch (s) {
@@ -73,7 +74,7 @@ namespace {
 Result<void> check_enums(const nlohmann::json& j, const std::string& path) {
   static const std::vector<std::string> kStatus = {"not_probed", "ok", "absent", "unsupported", "failed"};
   static const std::vector<std::string> kTri = {"unknown", "no", "yes"};
-  static const std::vector<std::string> kTriKeys = {"avx", "avx2", "avx512f", "fma", "wsl2"};
+  static const std::vector<std::string> kTriKeys = {"avx", "avx2", "avx512f", "fma", "wsl2", "world_writable"};
   if (j.is_object()) {
     for (const auto& [k, v] : j.items()) {
       std::string here = path + "." + k;

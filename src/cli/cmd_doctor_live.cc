@@ -1,0 +1,54 @@
+// The live machine for `tfgpu doctor`: the probe fills the Snapshot; the permissions of
+// the library search folders (for the library-planting rule) are added here when the
+// probe did not record them.
+#include <chrono>
+#include <ctime>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "kb/kb.h"
+#include "probe/probe.h"
+#include "snapshot/snapshot.h"
+#include "util/error.h"
+#include "util/strings.h"
+
+namespace tfgpu {
+
+// Fills snapshot.search_dirs from PATH / LD_LIBRARY_PATH through the host (POSIX mode
+// bits; Windows ACLs are not read here, so they stay unknown).
+void add_search_dir_permissions(const Host& host, Snapshot& s) {
+  if (!s.search_dirs.empty()) return;
+  bool windows = s.host.os == "windows";
+  for (const char* var : {"PATH", "LD_LIBRARY_PATH"}) {
+    auto it = s.env.find(var);
+    if (it == s.env.end()) continue;
+    for (const auto& dir : split_nonempty(it->second, windows ? ';' : ':')) {
+      SearchDirInfo d;
+      d.path = dir;
+      if (auto st = host.stat(dir); st && st->type == FileType::kDirectory && !windows) {
+        d.world_writable = (st->mode & 0002) ? Tri::kYes : Tri::kNo;
+        d.source = "stat";
+      }
+      s.search_dirs.push_back(d);
+    }
+  }
+}
+
+Result<Snapshot> doctor_live_snapshot(const Host& host, const kb::KnowledgeBase& kb) {
+  probe::ProbeOptions o;
+  // GPUs seen only on the PCI bus (no driver) get their name and compute capability from the KB.
+  o.name_gpu = [&kb](uint16_t vendor, uint16_t device) -> std::optional<probe::GpuFacts> {
+    if (const kb::Gpu* g = kb.find_gpu(vendor, device)) return probe::GpuFacts{g->name, g->cc.str()};
+    return std::nullopt;
+  };
+  o.tool_version = TFGPU_VERSION;
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  o.created_at = fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(t));
+  Snapshot s = probe::probe_machine(host, o);
+  add_search_dir_permissions(host, s);
+  return s;
+}
+
+}  // namespace tfgpu

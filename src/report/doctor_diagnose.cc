@@ -1,0 +1,15 @@
+#include "report/doctor_report.h"
+#include "rules/rules.h"
+
+namespace tfgpu {
+
+DoctorReport diagnose(const Snapshot& s, const kb::KnowledgeBase& kb) {
+  DoctorReport r;
+  r.snapshot = &s;
+  r.findings = run_rules(s, kb);
+  r.verdicts = build_verdicts(s, kb, r.findings);
+  r.exit_code = doctor_exit_code(r.findings);
+  return r;
+}
+
+}  // namespace tfgpu

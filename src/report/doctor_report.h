@@ -1,0 +1,57 @@
+#pragma once
+// Rendering of a doctor run: the four layers (✓ / ✗ / ! with the key facts), the
+// findings with their fixes, and the verdicts, as text (colour optional), JSON
+// (docs/doctor-json.md) or Markdown for a bug report (user names in home paths and GPU
+// UUIDs redacted). All pure functions of the data.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "kb/kb.h"
+#include "rules/finding.h"
+#include "rules/verdict.h"
+#include "snapshot/snapshot.h"
+
+namespace tfgpu {
+
+inline constexpr int kDoctorJsonSchemaVersion = 1;
+
+struct DoctorReport {
+  const Snapshot* snapshot = nullptr;
+  std::vector<Finding> findings;  // as run_rules returns them
+  std::vector<Verdict> verdicts;
+  int exit_code = 0;
+};
+
+enum class LayerStatus { kOk, kWarning, kBlocked, kUnknown };
+const char* to_string(LayerStatus s);  // "ok", "warning", "blocked", "unknown"
+
+struct LayerSummary {
+  Layer layer = Layer::kHardware;
+  LayerStatus status = LayerStatus::kUnknown;
+  std::vector<std::string> facts;  // the key facts, one line each
+};
+
+// The four layers in order: hardware, driver, runtime, framework.
+std::vector<LayerSummary> summarize_layers(const Snapshot& s, const std::vector<Finding>& findings);
+
+enum class Color { kOff, kOn };
+std::string render_doctor_text(const DoctorReport& r, Color color);
+nlohmann::json doctor_to_json(const DoctorReport& r);
+std::string render_doctor_markdown(const DoctorReport& r);
+
+// Replaces user names in home paths (/home/<user>, /Users/<user>, C:\Users\<user>) and
+// GPU/MIG UUIDs with placeholders.
+std::string redact(std::string_view text);
+
+}  // namespace tfgpu
+
+namespace tfgpu {
+
+// Rules + verdicts over a Snapshot: the doctor's whole judgement, ready to render.
+DoctorReport diagnose(const Snapshot& s, const kb::KnowledgeBase& kb);
+
+}  // namespace tfgpu

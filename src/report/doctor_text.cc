@@ -1,0 +1,105 @@
+// Text rendering of a doctor report for a terminal: layers, findings with fixes,
+// verdicts. ANSI colour only when asked (the CLI decides: tty, NO_COLOR, --color).
+#include <fmt/format.h>
+
+#include "report/doctor_report.h"
+
+namespace tfgpu {
+
+namespace {
+
+struct Paint {
+  Color color;
+  std::string operator()(std::string_view code, std::string_view text) const {
+    if (color == Color::kOff) return std::string(text);
+    return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
+  }
+};
+
+constexpr std::string_view kRed = "31";
+constexpr std::string_view kGreen = "32";
+constexpr std::string_view kYellow = "33";
+constexpr std::string_view kBold = "1";
+constexpr std::string_view kDim = "2";
+
+std::string mark(LayerStatus s, const Paint& p) {
+  switch (s) {
+    case LayerStatus::kOk:
+      return p(kGreen, "✓");
+    case LayerStatus::kBlocked:
+      return p(kRed, "✗");
+    case LayerStatus::kWarning:
+    case LayerStatus::kUnknown:
+      break;
+  }
+  return p(kYellow, "!");
+}
+
+std::string mark(Severity s, const Paint& p) {
+  switch (s) {
+    case Severity::kBlocker:
+      return p(kRed, "✗");
+    case Severity::kWarning:
+      return p(kYellow, "!");
+    case Severity::kInfo:
+      break;
+  }
+  return p(kDim, "i");
+}
+
+std::string mark(VerdictKind k, const Paint& p) {
+  switch (k) {
+    case VerdictKind::kWillUseGpu:
+      return p(kGreen, "✓");
+    case VerdictKind::kWillNotUseGpu:
+      return p(kRed, "✗");
+    case VerdictKind::kCannotTell:
+    case VerdictKind::kNoTensorflow:
+      break;
+  }
+  return p(kYellow, "!");
+}
+
+}  // namespace
+
+std::string render_doctor_text(const DoctorReport& r, Color color) {
+  Paint p{color};
+  std::string out;
+  const Snapshot& s = *r.snapshot;
+  out += p(kBold, "tfgpu doctor");
+  if (s.origin == "file" || s.origin == "log" || s.origin == "test")
+    out += fmt::format(" (snapshot{})", s.created_at.empty() ? "" : " of " + s.created_at);
+  out += "\n\n";
+  for (const auto& l : summarize_layers(s, r.findings)) {
+    for (size_t i = 0; i < l.facts.size(); ++i) {
+      if (i == 0)
+        out += fmt::format("  {} {:<10} {}\n", mark(l.status, p), to_string(l.layer), l.facts[i]);
+      else
+        out += fmt::format("    {:<10} {}\n", "", l.facts[i]);
+    }
+  }
+  if (!r.findings.empty()) {
+    out += "\n" + p(kBold, "Findings") + "\n";
+    for (const auto& f : r.findings) {
+      out += fmt::format("\n  {} {} {}\n", mark(f.severity, p), p(kBold, f.title), p(kDim, "[" + f.id + "]"));
+      if (!f.env.empty()) out += fmt::format("      in {}\n", f.env);
+      for (const auto& e : f.evidence) out += fmt::format("      - {} {}\n", e.fact, p(kDim, "(" + e.source + ")"));
+      if (!f.fix.empty()) {
+        out += "      fix:\n";
+        int n = 0;
+        for (const auto& step : f.fix) {
+          // Indented steps ("  A1. ...") are sub-steps of the previous one: keep them unnumbered.
+          if (step.rfind("  ", 0) == 0)
+            out += fmt::format("           {}\n", step.substr(2));
+          else
+            out += fmt::format("        {}. {}\n", ++n, step);
+        }
+      }
+    }
+  }
+  out += "\n" + p(kBold, "Verdict") + "\n";
+  for (const auto& v : r.verdicts) out += fmt::format("  {} {}\n", mark(v.kind, p), v.sentence);
+  return out;
+}
+
+}  // namespace tfgpu

@@ -1,0 +1,404 @@
+#include "rules/rule_support.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "util/strings.h"
+
+namespace tfgpu::rules {
+
+std::optional<Platform> wheel_platform(const Snapshot& s) {
+  if (s.host.os == "linux") return Platform::kLinux;
+  if (s.host.os == "windows") return Platform::kWindows;
+  if (s.host.os == "macos") return Platform::kMacos;
+  return std::nullopt;
+}
+
+bool is_wsl2(const Snapshot& s) { return s.host.os == "linux" && s.host.wsl2 == Tri::kYes; }
+bool is_windows(const Snapshot& s) { return s.host.os == "windows"; }
+
+std::optional<Platform> driver_platform(const Snapshot& s) {
+  if (is_wsl2(s)) return Platform::kWindows;  // nvidia-smi in WSL2 shows the Windows driver
+  return wheel_platform(s);
+}
+
+bool probed(const ProbeState& st) { return st.status != ProbeStatus::kNotProbed; }
+
+bool runtime_looked(const Snapshot& s) {
+  return s.runtime_state.status == ProbeStatus::kOk || s.runtime_state.status == ProbeStatus::kAbsent;
+}
+
+bool env_known(const Snapshot& s) { return s.host.state.status == ProbeStatus::kOk; }
+
+std::optional<std::string> env_var(const Snapshot& s, const std::string& name) {
+  auto it = s.env.find(name);
+  if (it == s.env.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string env_label(const PythonEnv& py) {
+  std::string what;
+  if (py.kind == "conda")
+    what = py.name.empty() ? "conda env" : fmt::format("conda env '{}'", py.name);
+  else if (py.kind == "venv")
+    what = py.name.empty() ? "venv" : fmt::format("venv '{}'", py.name);
+  else if (py.kind == "pyenv")
+    what = fmt::format("pyenv {}", py.name.empty() ? py.version : py.name);
+  else
+    what = py.version.empty() ? "Python" : fmt::format("Python {}", py.version);
+  if (!py.executable.empty()) what += fmt::format(" ({})", py.executable);
+  return what;
+}
+
+std::vector<TfEnv> tf_envs(const Snapshot& s, const kb::KnowledgeBase& kb) {
+  std::vector<TfEnv> out;
+  for (const auto& py : s.pythons) {
+    if (py.tensorflow.empty()) continue;
+    TfEnv e;
+    e.py = &py;
+    // Several TF distributions in one env: `import tensorflow` gets one package
+    // directory; the probe lists the one owning it first.
+    e.tf = &py.tensorflow.front();
+    if (auto v = Version::parse(e.tf->version)) {
+      e.version = *v;
+      e.release = kb.find_tf(*v);
+    }
+    e.label = env_label(py);
+    out.push_back(e);
+  }
+  return out;
+}
+
+bool tf_gpu_build(const TfEnv& e, const Snapshot& s, const kb::KnowledgeBase& kb) {
+  auto p = wheel_platform(s);
+  if (!p || !e.release || !e.release->has_gpu_build(*p)) return false;
+  for (const kb::TfPackage* pkg : kb.packages_for(*e.release, *p)) {
+    if (pkg->name != e.tf->package) continue;
+    if (pkg->role == "cpu" || pkg->role == "installer" || pkg->role == "removed") return false;
+  }
+  return true;
+}
+
+Evidence cite(const kb::Citation& c, std::string text) {
+  std::string src = "kb: " + c.row;
+  if (!c.sources.empty()) src += " (" + c.sources.front() + ")";
+  if (!c.verified) src += " [unverified]";
+  return Evidence{std::move(text), std::move(src), 0};
+}
+
+Evidence fact(std::string text, std::string source) { return Evidence{std::move(text), std::move(source), 0}; }
+
+std::string norm_path(const Snapshot& s, std::string_view path) {
+  std::string p(path);
+  if (is_windows(s)) {
+    std::replace(p.begin(), p.end(), '/', '\\');
+    p = to_lower(p);
+    while (p.size() > 3 && p.back() == '\\') p.pop_back();
+    return p;
+  }
+  while (p.size() > 1 && p.back() == '/') p.pop_back();
+  // Collapse "dir/../" so $ORIGIN/../nvidia/x/lib compares with the real dir.
+  std::vector<std::string> parts;
+  for (const auto& part : split(p, '/')) {
+    if (part == "..") {
+      if (!parts.empty() && !parts.back().empty()) parts.pop_back();
+    } else if (part != ".") {
+      parts.push_back(part);
+    }
+  }
+  std::string joined = join(parts, "/");
+  return joined.empty() ? "/" : joined;
+}
+
+std::string dir_of(std::string_view path) {
+  size_t cut = path.find_last_of("/\\");
+  if (cut == std::string_view::npos) return "";
+  return std::string(path.substr(0, cut));
+}
+
+std::string file_of(std::string_view path) {
+  size_t cut = path.find_last_of("/\\");
+  return std::string(cut == std::string_view::npos ? path : path.substr(cut + 1));
+}
+
+std::string join_path(const Snapshot& s, std::string_view dir, std::string_view name) {
+  char sep = is_windows(s) ? '\\' : '/';
+  std::string d(dir);
+  if (!d.empty() && d.back() != sep) d += sep;
+  return d + std::string(name);
+}
+
+std::string path_var_name(const Snapshot& s) { return is_windows(s) ? "PATH" : "LD_LIBRARY_PATH"; }
+
+std::vector<std::string> path_entries(const Snapshot& s, const std::string& var) {
+  auto v = env_var(s, var);
+  if (!v) return {};
+  return split_nonempty(*v, is_windows(s) ? ';' : ':');
+}
+
+namespace {
+
+bool names_equal(const Snapshot& s, std::string_view a, std::string_view b) {
+  return is_windows(s) ? iequals(a, b) : a == b;
+}
+
+bool under(const Snapshot& s, std::string_view path, std::string_view dir) {
+  if (dir.empty()) return false;
+  std::string p = norm_path(s, path);
+  std::string d = norm_path(s, dir);
+  return p == d || starts_with(p, d + (is_windows(s) ? "\\" : "/"));
+}
+
+// TensorFlow's own ELF files in an environment (their RPATH/RUNPATH find pip CUDA wheels).
+std::vector<const LibraryFile*> tf_files(const Snapshot& s, const TfEnv& env) {
+  std::vector<const LibraryFile*> out;
+  for (const auto& f : s.libraries) {
+    if (f.component != "tensorflow") continue;
+    bool in_env = under(s, f.path, env.tf->location);
+    for (const auto& sp : env.py->site_packages) in_env = in_env || under(s, f.path, sp);
+    if (in_env) out.push_back(&f);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<SearchDir> search_dirs(const Snapshot& s, const TfEnv* env) {
+  std::vector<SearchDir> dirs;
+  auto add = [&](std::string path, std::string why) {
+    if (path.empty()) return;
+    for (const auto& d : dirs)
+      if (norm_path(s, d.path) == norm_path(s, path)) return;
+    dirs.push_back({std::move(path), std::move(why)});
+  };
+  if (is_windows(s)) {
+    // Standard DLL search order (SafeDllSearchMode): the exe's folder, System32,
+    // Windows, then PATH (docs: "Dynamic-link library search order").
+    if (env && env->py) {
+      add(dir_of(env->py->executable), "the folder of python.exe");
+      if (env->py->kind == "conda" && !env->py->prefix.empty())
+        add(join_path(s, env->py->prefix, "Library\\bin"), "conda env Library\\bin (put on PATH by activation)");
+    }
+    add(s.loader.system_dir, "System32");
+    add(s.loader.windows_dir, "Windows folder");
+    for (const auto& p : path_entries(s, "PATH")) add(p, "PATH");
+    return dirs;
+  }
+  // ld.so(8): DT_RPATH (when no DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache,
+  // default dirs. TF's wheels carry RUNPATH entries; LD_LIBRARY_PATH comes first then.
+  if (env && env->tf) {
+    for (const LibraryFile* f : tf_files(s, *env)) {
+      if (f->elf.runpath.empty())
+        for (const auto& r : f->elf.rpath)
+          add(norm_path(s, replace_origin(r, dir_of(f->path))), "RPATH of " + f->name);
+    }
+  }
+  for (const auto& p : path_entries(s, "LD_LIBRARY_PATH")) add(p, "LD_LIBRARY_PATH");
+  if (env && env->tf) {
+    for (const LibraryFile* f : tf_files(s, *env))
+      for (const auto& r : f->elf.runpath)
+        add(norm_path(s, replace_origin(r, dir_of(f->path))), "RUNPATH of " + f->name);
+  }
+  for (const auto& e : s.loader.ld_cache) add(dir_of(e.path), "ld.so.cache");
+  for (const auto& d : s.loader.default_dirs) add(d, "default dir");
+  return dirs;
+}
+
+std::string replace_origin(std::string_view entry, std::string_view origin) {
+  std::string out(entry);
+  for (const char* token : {"${ORIGIN}", "$ORIGIN"}) {
+    size_t at;
+    while ((at = out.find(token)) != std::string::npos) out.replace(at, std::string_view(token).size(), origin);
+  }
+  return out;
+}
+
+Resolution resolve(const Snapshot& s, const TfEnv* env, std::string_view file_name) {
+  Resolution r;
+  r.name = std::string(file_name);
+  std::vector<SearchDir> dirs = search_dirs(s, env);
+  for (const auto& d : dirs) {
+    std::string nd = norm_path(s, d.path);
+    // ld.so.cache answers by name only: a cache entry counts where its name matches.
+    if (d.why == "ld.so.cache") {
+      bool listed = std::any_of(s.loader.ld_cache.begin(), s.loader.ld_cache.end(), [&](const LdCacheEntry& e) {
+        return e.name == file_name && norm_path(s, dir_of(e.path)) == nd;
+      });
+      if (!listed) continue;
+    }
+    for (const auto& f : s.libraries) {
+      if (!names_equal(s, f.name, file_name) || norm_path(s, dir_of(f.path)) != nd) continue;
+      if (!r.found && r.found_path.empty()) {
+        r.found = &f;
+        r.found_path = f.path;
+        r.found_via = d.why;
+      } else if (&f != r.found) {
+        r.shadowed.push_back(&f);
+      }
+    }
+    if (r.found_path.empty() && d.why == "ld.so.cache") {
+      // Listed in the cache but the file itself was not recorded: the loader takes it.
+      for (const auto& e : s.loader.ld_cache)
+        if (e.name == file_name && norm_path(s, dir_of(e.path)) == nd) {
+          r.found_path = e.path;
+          r.found_via = d.why;
+          break;
+        }
+    }
+  }
+  for (const auto& f : s.libraries) {
+    if (!names_equal(s, f.name, file_name) || &f == r.found) continue;
+    if (std::find(r.shadowed.begin(), r.shadowed.end(), &f) != r.shadowed.end()) continue;
+    r.elsewhere.push_back(&f);
+  }
+  return r;
+}
+
+std::vector<const LibraryFile*> libraries_of(const Snapshot& s, std::string_view component) {
+  std::vector<const LibraryFile*> out;
+  for (const auto& f : s.libraries)
+    if (f.component == component) out.push_back(&f);
+  return out;
+}
+
+const CudaInstall* cuda_install_of(const Snapshot& s, const LibraryFile& f) {
+  for (const auto& c : s.cuda) {
+    for (const auto& d : c.lib_dirs)
+      if (norm_path(s, dir_of(f.path)) == norm_path(s, d)) return &c;
+  }
+  for (const auto& c : s.cuda)
+    if (under(s, f.path, c.root)) return &c;
+  return nullptr;
+}
+
+const CudnnInstall* cudnn_install_of(const Snapshot& s, const LibraryFile& f) {
+  for (const auto& c : s.cudnn) {
+    for (const auto& d : c.lib_dirs)
+      if (norm_path(s, dir_of(f.path)) == norm_path(s, d)) return &c;
+  }
+  for (const auto& c : s.cudnn)
+    if (under(s, f.path, c.root)) return &c;
+  return nullptr;
+}
+
+const kb::Gpu* kb_gpu(const GpuInfo& g, const kb::KnowledgeBase& kb) {
+  if (g.pci_id.empty()) return nullptr;
+  auto k = kb.find_gpu_by_pci(g.pci_id);
+  return k ? *k : nullptr;
+}
+
+std::optional<kb::ComputeCapability> gpu_cc(const GpuInfo& g, const kb::KnowledgeBase& kb) {
+  if (!g.compute_capability.empty())
+    if (auto c = kb::ComputeCapability::parse(g.compute_capability)) return *c;
+  if (const kb::Gpu* k = kb_gpu(g, kb)) return k->cc;
+  return std::nullopt;
+}
+
+std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024)); }
+
+}  // namespace tfgpu::rules
+
+namespace tfgpu::rules {
+
+bool under_dir(const Snapshot& s, std::string_view path, std::string_view dir) { return under(s, path, dir); }
+
+std::vector<const PythonPackage*> packages_with_prefix(const PythonEnv& py, std::string_view prefix) {
+  std::vector<const PythonPackage*> out;
+  for (const auto& p : py.packages)
+    if (starts_with(p.name, prefix)) out.push_back(&p);
+  return out;
+}
+
+std::string missing_library_id(const Snapshot& s, const TfEnv& env, const Resolution& r, std::string_view component,
+                               std::string_view mismatch_id, std::string_view missing_id) {
+  for (const LibraryFile* f : r.elsewhere) {
+    for (const auto& sp : env.py->site_packages)
+      if (under(s, f->path, sp) && !packages_with_prefix(*env.py, "nvidia-").empty())
+        return "pip_nvidia_libs_not_found";
+  }
+  if (!r.elsewhere.empty()) return "env_path_not_set";
+  if (!libraries_of(s, component).empty()) return std::string(mismatch_id);
+  return std::string(missing_id);
+}
+
+const kb::TfRelease* newest_release_that_loads(const Snapshot& s, const TfEnv& env, const kb::KnowledgeBase& kb) {
+  auto p = wheel_platform(s);
+  if (!p) return nullptr;
+  const kb::TfRelease* best = nullptr;
+  for (const auto& rel : kb.tf_releases()) {
+    if (!rel.has_gpu_build(*p)) continue;
+    kb::TfLibraries libs = kb.tf_libraries(rel, *p);
+    if (!libs.gpu_build || libs.libraries.empty()) continue;
+    bool all = true;
+    for (const auto& l : libs.libraries) {
+      if (!l.must_load || l.component == "driver") continue;
+      if (resolve(s, &env, l.file).found_path.empty()) {
+        all = false;
+        break;
+      }
+    }
+    if (all) best = &rel;  // rows are sorted ascending: the last hit is the newest
+  }
+  return best;
+}
+
+bool has_and_cuda_extra(const kb::KnowledgeBase& kb, const kb::TfRelease& rel) {
+  for (const auto& a : kb.and_cuda())
+    if (a.tf.lo() && !(rel.version < *a.tf.lo())) return true;
+  return false;
+}
+
+std::vector<std::string> add_to_path_steps(const Snapshot& s, const std::string& dir) {
+  if (is_windows(s)) {
+    return {
+        fmt::format("Add {} to PATH: Start > \"Edit environment variables for your account\" > Path > New > {} "
+                    "(PowerShell: [Environment]::SetEnvironmentVariable('Path', [Environment]::GetEnvironmentVariable('Path','User') + ';{}', 'User'))",
+                    dir, dir, dir),
+        "Close and reopen the terminal (and the IDE / Jupyter server) so the new PATH is seen, then run `tfgpu doctor` again",
+    };
+  }
+  return {
+      fmt::format("export LD_LIBRARY_PATH={}${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}", dir),
+      "Make it permanent: add that line to ~/.bashrc (or, for a conda env, to $CONDA_PREFIX/etc/conda/activate.d/env_vars.sh)",
+      "Open a new shell and run `tfgpu doctor` again",
+  };
+}
+
+std::vector<std::string> install_cuda_steps(const Snapshot& s, const TfEnv& env, const kb::KnowledgeBase& kb) {
+  std::vector<std::string> steps;
+  if (!env.release) return steps;
+  const auto& rel = *env.release;
+  std::string cuda = rel.cuda.str();
+  std::string cudnn = rel.cudnn.str();
+  if (is_windows(s)) {
+    steps.push_back(fmt::format(
+        "Install CUDA {} (TensorFlow {} was built with it): https://developer.nvidia.com/cuda-toolkit-archive > CUDA Toolkit {} > Windows > x86_64; "
+        "it installs into C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v{} and adds its bin folder to PATH",
+        cuda, rel.version.str(), cuda, cuda));
+    steps.push_back(fmt::format(
+        "Install cuDNN {} for CUDA {}.x: https://developer.nvidia.com/rdp/cudnn-archive; unzip and copy ALL files of its bin\\ into "
+        "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v{}\\bin (include\\ and lib\\x64\\ likewise)",
+        cudnn, rel.cuda.major(), cuda));
+    if (env.py && env.py->kind == "conda")
+      steps.push_back(fmt::format("Or, inside this conda env instead of both: conda install -c conda-forge cudatoolkit={} cudnn={}",
+                                  cuda, cudnn));
+    return steps;
+  }
+  if (has_and_cuda_extra(kb, rel)) {
+    steps.push_back(fmt::format("In this environment: {} -m pip install \"tensorflow[and-cuda]=={}\" (CUDA {} and cuDNN {} as pip wheels)",
+                                env.py && !env.py->executable.empty() ? env.py->executable : "python3",
+                                env.tf ? env.tf->version : rel.version.str(), cuda, cudnn));
+    return steps;
+  }
+  steps.push_back(fmt::format(
+      "Install the CUDA {} libraries: https://developer.nvidia.com/cuda-toolkit-archive > CUDA Toolkit {} > Linux > runfile, "
+      "then `sudo sh cuda_{}*_linux.run --toolkit --silent` (no driver); they go to /usr/local/cuda-{}/lib64",
+      cuda, cuda, cuda, cuda));
+  steps.push_back(fmt::format("Install cuDNN {} for CUDA {}.x (https://developer.nvidia.com/rdp/cudnn-archive) into /usr/local/cuda-{}",
+                              cudnn, rel.cuda.major(), cuda));
+  steps.push_back(fmt::format("export LD_LIBRARY_PATH=/usr/local/cuda-{}/lib64${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}} (add it to ~/.bashrc)", cuda));
+  return steps;
+}
+
+}  // namespace tfgpu::rules

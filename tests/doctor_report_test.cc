@@ -1,0 +1,75 @@
+// The doctor's renderers: colour only when asked, Markdown redacts what identifies a
+// person or a card, JSON carries the documented fields.
+#include <gtest/gtest.h>
+
+#include "report/doctor_report.h"
+#include "support/doctor_scenarios.h"
+
+namespace tfgpu {
+namespace {
+
+TEST(DoctorRedact, ReplacesUserNamesInHomePaths) {
+  EXPECT_EQ(redact("/home/alice/tf/bin/python3"), "/home/<user>/tf/bin/python3");
+  EXPECT_EQ(redact("C:\\Users\\Bob Smith\\miniconda3"), "C:\\Users\\<user>\\miniconda3");
+  EXPECT_EQ(redact("c:/users/bob/x"), "c:/users/<user>/x");
+  EXPECT_EQ(redact("\"C:\\\\Users\\\\bob\\\\envs\""), "\"C:\\\\Users\\\\<user>\\\\envs\"");
+  EXPECT_EQ(redact("/Users/carol/venv"), "/Users/<user>/venv");
+  EXPECT_EQ(redact("/usr/local/cuda-11.8/lib64"), "/usr/local/cuda-11.8/lib64");
+}
+
+TEST(DoctorRedact, ReplacesGpuUuids) {
+  EXPECT_EQ(redact("uuid GPU-5f1c8a3e-2b7d-4c9a-8e61-0d3f4b2a9c7e end"), "uuid GPU-<redacted> end");
+  EXPECT_EQ(redact("MIG-5f1c8a3e-2b7d-4c9a-8e61-0d3f4b2a9c7e"), "MIG-<redacted>");
+  EXPECT_EQ(redact("GPU-0"), "GPU-0");
+}
+
+TEST(DoctorMarkdown, HasNoUserNameAndNoUuid) {
+  for (const char* name : {"win_classic_guide_tf212", "linux_pip_and_cuda_good", "macos_tf216"}) {
+    Snapshot s = testing::load_scenario(name);
+    std::string md = render_doctor_markdown(diagnose(s, testing::test_kb()));
+    EXPECT_EQ(md.find("alice"), std::string::npos) << name;
+    EXPECT_EQ(md.find("/home/bob"), std::string::npos) << name;
+    EXPECT_EQ(md.find("carol"), std::string::npos) << name;
+    EXPECT_EQ(md.find("5f1c8a3e"), std::string::npos) << name;
+    EXPECT_NE(md.find("**Verdict:**"), std::string::npos) << name;
+  }
+}
+
+TEST(DoctorText, ColourOnlyWhenAsked) {
+  Snapshot s = testing::load_scenario("win_classic_guide_tf212");
+  DoctorReport r = diagnose(s, testing::test_kb());
+  EXPECT_EQ(render_doctor_text(r, Color::kOff).find('\x1b'), std::string::npos);
+  EXPECT_NE(render_doctor_text(r, Color::kOn).find("\x1b[31m"), std::string::npos);
+}
+
+TEST(DoctorText, ShowsTheFourLayersThenFindingsThenTheVerdict) {
+  Snapshot s = testing::load_scenario("win_classic_guide_tf212");
+  std::string t = render_doctor_text(diagnose(s, testing::test_kb()), Color::kOff);
+  size_t hw = t.find("hardware"), drv = t.find("driver "), rt = t.find("runtime"), fw = t.find("framework");
+  size_t findings = t.find("Findings"), verdict = t.find("Verdict");
+  ASSERT_NE(hw, std::string::npos);
+  EXPECT_LT(hw, drv);
+  EXPECT_LT(drv, rt);
+  EXPECT_LT(rt, fw);
+  EXPECT_LT(fw, findings);
+  EXPECT_LT(findings, verdict);
+  EXPECT_NE(t.find("✗ framework"), std::string::npos);
+  EXPECT_NE(t.find("✓ driver"), std::string::npos);
+}
+
+TEST(DoctorJson, CarriesFindingsVerdictsAndExitCode) {
+  Snapshot s = testing::load_scenario("win_classic_guide_tf212");
+  auto j = doctor_to_json(diagnose(s, testing::test_kb()));
+  EXPECT_EQ(j["schema_version"], kDoctorJsonSchemaVersion);
+  EXPECT_EQ(j["exit_code"], 1);
+  ASSERT_EQ(j["layers"].size(), 4u);
+  EXPECT_EQ(j["layers"][3]["layer"], "framework");
+  EXPECT_EQ(j["layers"][3]["status"], "blocked");
+  ASSERT_GE(j["findings"].size(), 1u);
+  EXPECT_EQ(j["findings"][0]["id"], "windows_native_gpu_unsupported_tf_ge_2_11");
+  EXPECT_EQ(j["findings"][0]["severity"], "blocker");
+  EXPECT_EQ(j["verdicts"][0]["kind"], "will_not_use_gpu");
+}
+
+}  // namespace
+}  // namespace tfgpu

@@ -1,0 +1,109 @@
+// Runtime-layer rules: CUDA libraries, cuDNN, zlibwapi, several CUDAs, library planting,
+// conda conflicts, XLA, the Visual C++ runtime.
+#include <gtest/gtest.h>
+
+#include "rules/rule_list.h"
+#include "rules/rule_support.h"
+#include "support/doctor_scenarios.h"
+
+namespace tfgpu {
+namespace {
+
+using testing::ids;
+using testing::load_scenario;
+using testing::test_kb;
+
+TEST(RuleCudaLibraries, PipWheelsFoundThroughTfRunpath) {
+  Snapshot s = load_scenario("linux_pip_and_cuda_good");
+  auto envs = rules::tf_envs(s, test_kb());
+  ASSERT_EQ(envs.size(), 1u);
+  rules::Resolution r = rules::resolve(s, &envs[0], "libcudart.so.12");
+  EXPECT_EQ(r.found_path, "/home/bob/tf/lib/python3.11/site-packages/nvidia/cuda_runtime/lib/libcudart.so.12");
+  EXPECT_EQ(r.found_via.rfind("RUNPATH of ", 0), 0u) << r.found_via;
+  EXPECT_TRUE(rules::rule_cuda_libraries(s, test_kb()).empty());
+}
+
+TEST(RuleCudaLibraries, Tf2161WithoutRunpathCannotFindTheWheels) {
+  auto f = rules::rule_cuda_libraries(load_scenario("linux_tf2161_pip_libs_not_found"), test_kb());
+  EXPECT_EQ(ids(f), std::set<std::string>{"pip_nvidia_libs_not_found"});
+}
+
+TEST(RuleCudaLibraries, NothingInstalledIsCudartMissingWithInstallSteps) {
+  auto f = rules::rule_cuda_libraries(load_scenario("win_cudart_missing"), test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "cudart_missing");
+  EXPECT_NE(f[0].title.find("cudart64_110.dll"), std::string::npos) << f[0].title;
+  EXPECT_NE(f[0].fix[0].find("CUDA 11.2"), std::string::npos) << f[0].fix[0];
+}
+
+TEST(RuleCudaLibraries, InstalledButNotOnPath) {
+  auto f = rules::rule_cuda_libraries(load_scenario("win_cuda_not_on_path"), test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "env_path_not_set");
+  EXPECT_NE(f[0].fix[0].find("CUDA\\v11.2\\bin"), std::string::npos) << f[0].fix[0];
+}
+
+TEST(RuleCudaLibraries, OlderCudartFirstOnPathIsAMismatch) {
+  auto f = rules::rule_cuda_libraries(load_scenario("win_old_cudart_first_on_path"), test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "cuda_version_mismatch");
+}
+
+TEST(RuleCudaLibraries, Cuda12ForTf210SuggestsATfThatLoadsIt) {
+  auto f = rules::rule_cuda_libraries(load_scenario("linux_cuda12_for_tf210"), test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "cuda_version_mismatch");
+  EXPECT_NE(f[0].fix.back().find("tensorflow==2.17.*"), std::string::npos) << f[0].fix.back();
+}
+
+TEST(RuleCudnn, MissingOldShadowingAndIncomplete) {
+  EXPECT_EQ(ids(rules::rule_cudnn(load_scenario("win_cudnn81_missing"), test_kb())), std::set<std::string>{"cudnn_missing"});
+  auto shadow = rules::rule_cudnn(load_scenario("linux_old_cudnn_shadows"), test_kb());
+  ASSERT_EQ(shadow.size(), 1u);
+  EXPECT_EQ(shadow[0].id, "cudnn_version_mismatch");
+  EXPECT_NE(shadow[0].fix[0].find("/opt/cudnn-8.2/lib/libcudnn.so.8"), std::string::npos) << shadow[0].fix[0];
+  EXPECT_EQ(ids(rules::rule_cudnn(load_scenario("linux_cudnn_incomplete_copy"), test_kb())), std::set<std::string>{"cudnn_incomplete"});
+  EXPECT_TRUE(rules::rule_cudnn(load_scenario("win_tf210_good"), test_kb()).empty());
+}
+
+TEST(RuleZlibwapi, OnlyForCudnnThatNeedsIt) {
+  EXPECT_EQ(rules::rule_zlibwapi(load_scenario("win_zlibwapi_missing"), test_kb()).size(), 1u);
+  EXPECT_TRUE(rules::rule_zlibwapi(load_scenario("win_tf210_good"), test_kb()).empty());  // cuDNN 8.1
+}
+
+TEST(RuleMultipleCuda, TwoVersionsOnThePathAndWhichToKeep) {
+  auto f = rules::rule_multiple_cuda(load_scenario("linux_two_cuda_on_ld_library_path"), test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].fix[0].find("/usr/local/cuda-11.8/lib64 first"), std::string::npos) << f[0].fix[0];
+}
+
+TEST(RulePathPlanting, WorldWritableDirBeforeCudaAndEmptyElement) {
+  EXPECT_EQ(rules::rule_path_planting(load_scenario("linux_ld_library_path_world_writable"), test_kb()).size(), 1u);
+  Snapshot s = load_scenario("linux_pip_and_cuda_good");
+  EXPECT_TRUE(rules::rule_path_planting(s, test_kb()).empty());
+  s = load_scenario("linux_cudnn_incomplete_copy");
+  s.env["LD_LIBRARY_PATH"] = ":/usr/local/cuda-11.8/lib64";
+  EXPECT_EQ(rules::rule_path_planting(s, test_kb()).size(), 1u);
+  s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-11.8/lib64:/tmp";  // after the CUDA folder: fine
+  EXPECT_TRUE(rules::rule_path_planting(s, test_kb()).empty());
+}
+
+TEST(RuleCondaCuda, CondaCudatoolkitNextToPipCuda12) {
+  EXPECT_EQ(rules::rule_conda_cuda(load_scenario("linux_conda_cudatoolkit_conflict"), test_kb()).size(), 1u);
+  EXPECT_TRUE(rules::rule_conda_cuda(load_scenario("win_tf210_good"), test_kb()).empty());
+}
+
+TEST(RuleXla, NoToolkitNoNvccWheel) {
+  EXPECT_EQ(rules::rule_xla(load_scenario("linux_xla_ptxas_missing"), test_kb()).size(), 1u);
+  EXPECT_TRUE(rules::rule_xla(load_scenario("linux_pip_and_cuda_good"), test_kb()).empty());
+}
+
+TEST(RuleMsvcRuntime, OnlyWhenTheRuntimeProbeLooked) {
+  Snapshot s = load_scenario("win_msvcp140_1_missing");
+  EXPECT_EQ(rules::rule_msvc_runtime(s, test_kb()).size(), 1u);
+  s.runtime_state.status = ProbeStatus::kNotProbed;
+  EXPECT_TRUE(rules::rule_msvc_runtime(s, test_kb()).empty());
+}
+
+}  // namespace
+}  // namespace tfgpu
