@@ -63,7 +63,7 @@ TEST_P(PlanGolden, EmittedFilesMatchGoldenFiles) {
   check_golden(sc.name, files);
 }
 
-INSTANTIATE_TEST_SUITE_P(Scenarios, PlanGolden, ::testing::ValuesIn(testing::golden_scenarios()),
+INSTANTIATE_TEST_SUITE_P(Plan, PlanGolden, ::testing::ValuesIn(testing::golden_scenarios()),
                          [](const auto& info) {
                            std::string n = info.param.name;
                            for (char& c : n)

@@ -32,6 +32,22 @@ TEST(PlanPackaging, EveryRowNamesVersionsTheMainKbKnows) {
   for (const auto& d : testing::test_packaging().docker()) EXPECT_NE(d.tag.find("{version}"), std::string::npos);
 }
 
+TEST(PlanPackaging, EverySourceIsAKnownIdAUrlOrARepositoryPath) {
+  const auto& kb = testing::test_kb();
+  auto check = [&](const PackagingSource& p) {
+    for (const auto& s : p.source) {
+      bool url = s.rfind("https://", 0) == 0;
+      bool repo_path = s.find('/') != std::string::npos && s.find(':') != std::string::npos;
+      EXPECT_TRUE(url || repo_path || kb.source(s) != nullptr) << s;
+    }
+  };
+  const Packaging& p = testing::test_packaging();
+  for (const auto& r : p.docker()) check(r.prov);
+  for (const auto& r : p.conda()) check(r.prov);
+  for (const auto& r : p.installers()) check(r.prov);
+  for (const auto& r : p.windows_paths()) check(r.prov);
+}
+
 TEST(PlanPackaging, BadRowsAreErrorsNamingTheRow) {
   auto missing = parse_packaging("[[docker]]\ntf = \"2.1-2.21\"\nimage = \"x\"\n");
   ASSERT_FALSE(missing);

@@ -63,6 +63,23 @@ TEST(PlanSolver, ClassicMachineInWsl2GetsTheNewestTfItsDriverSupports) {
   EXPECT_LT(p.runners_up.front().tf->version, p.chosen->tf->version);
 }
 
+TEST(PlanSolver, AndCudaPinPipCannotInstallMovesThePlanToAnotherPython) {
+  // TF 2.14's [and-cuda] pins tensorrt==8.5.3.1, which PyPI lacks for Python 3.11.
+  auto p = plan_for(classic_machine(), {Target::kWsl2, std::nullopt, Preference::kReuse});
+  ASSERT_TRUE(p.chosen);
+  ASSERT_EQ(p.chosen->tf->series().str(), "2.14");
+  EXPECT_EQ(p.chosen->python->str(), "3.10");
+  bool warned = std::any_of(p.chosen->warnings.begin(), p.chosen->warnings.end(),
+                            [](const std::string& w) { return w.find("tensorrt==8.5.3.1") != std::string::npos; });
+  EXPECT_TRUE(warned);
+  auto flags = classic_machine();
+  flags.python = "3.11";  // forced: kept, with the warning
+  auto q = plan_for(flags, {Target::kWsl2, std::nullopt, Preference::kReuse});
+  ASSERT_TRUE(q.chosen);
+  EXPECT_EQ(q.chosen->python->str(), "3.11");
+  EXPECT_FALSE(q.chosen->warnings.empty());
+}
+
 TEST(PlanSolver, Gtx960NeverGetsTf218OrNewer) {
   MachineFlags gtx960{"linux", "10de:1401", "580.65.06", ""};
   auto newest = Version::parse("2.18").value();

@@ -117,6 +117,15 @@ const WindowsPath* Packaging::windows_path_for(const Version& tf) const {
   return nullptr;
 }
 
+const AndCudaGap* Packaging::and_cuda_gap(const Version& tf, const Version& python) const {
+  for (const auto& g : gaps_) {
+    if (!g.tf.contains(tf)) continue;
+    for (const auto& p : g.python)
+      if (p.truncated(2) == python.truncated(2)) return &g;
+  }
+  return nullptr;
+}
+
 Result<Packaging> parse_packaging(std::string_view text, std::string_view name) {
   Packaging out;
   toml::table doc;
@@ -140,6 +149,15 @@ Result<Packaging> parse_packaging(std::string_view text, std::string_view name) 
     each_row(doc, name, "windows_path", [&](const Row& r) {
       out.windows_paths_.push_back({r.range("tf"), r.list("entries"), r.str("cuda_root"), r.str("cudnn_root"),
                                     r.str("note", false), r.prov()});
+    });
+    each_row(doc, name, "and_cuda_gap", [&](const Row& r) {
+      std::vector<Version> pys;
+      for (const auto& t : r.list("python")) {
+        auto v = Version::parse(t);
+        if (!v) throw RowError{fmt::format("{}: [[and_cuda_gap]] python '{}' is not a version", name, t)};
+        pys.push_back(*v);
+      }
+      out.gaps_.push_back({r.range("tf"), std::move(pys), r.str("wheel"), r.str("note", false), r.prov()});
     });
   } catch (const RowError& e) {
     return fail(Error::input(e.message));

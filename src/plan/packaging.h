@@ -57,18 +57,29 @@ struct WindowsPath {
   PackagingSource prov;
 };
 
+// A tensorflow[and-cuda] pin pip cannot install for some Pythons.
+struct AndCudaGap {
+  VersionRange tf;
+  std::vector<Version> python;  // major.minor
+  std::string wheel;
+  std::string note;
+  PackagingSource prov;
+};
+
 class Packaging {
  public:
   std::span<const DockerImage> docker() const { return docker_; }
   std::span<const CondaCuda> conda() const { return conda_; }
   std::span<const CudaInstaller> installers() const { return installers_; }
   std::span<const WindowsPath> windows_paths() const { return windows_paths_; }
+  std::span<const AndCudaGap> and_cuda_gaps() const { return gaps_; }
 
   const DockerImage* docker_for(const Version& tf) const;
   // Conda packages for exactly this CUDA major.minor and cuDNN major.minor.
   const CondaCuda* conda_for(Platform p, const Version& cuda, const Version& cudnn) const;
   const CudaInstaller* installer_for(Platform p, const Version& cuda) const;
   const WindowsPath* windows_path_for(const Version& tf) const;
+  const AndCudaGap* and_cuda_gap(const Version& tf, const Version& python) const;
 
  private:
   friend Result<Packaging> parse_packaging(std::string_view text, std::string_view name);
@@ -76,6 +87,7 @@ class Packaging {
   std::vector<CondaCuda> conda_;
   std::vector<CudaInstaller> installers_;
   std::vector<WindowsPath> windows_paths_;
+  std::vector<AndCudaGap> gaps_;
 };
 
 inline constexpr std::string_view kPackagingFile = "packaging.toml";

@@ -104,11 +104,7 @@ const char* to_string(PlanStatus s) {
   return "no_plan";
 }
 
-std::string driver_text(const Version& v) {
-  std::string s;
-  for (size_t i = 0; i < v.size(); ++i) s += i == 0 ? std::to_string(v.component(0)) : fmt::format(".{:02d}", v.component(i));
-  return s;
-}
+std::string driver_text(const Version& v) { return kb::driver_version_str(v); }
 
 std::string Option::label() const {
   std::string s = fmt::format("TF {} + CUDA {} + cuDNN {}", tf ? tf->version.str() : "?", cuda.str(), cudnn.str());
@@ -337,6 +333,38 @@ Evaluated evaluate(const kb::TfRelease& tf, const Machine& m, Target target, Pla
     else o.method = Method::kSystemCuda;
     if (o.method == Method::kPipAndCuda)
       if (const kb::AndCudaPins* pins = kb.and_cuda_for(tf)) o.cites.push_back(kb.cite(*pins));
+    // A pin of the extra that pip cannot install for the chosen Python: take another
+    // supported Python (installed first), or warn when --python forces this one.
+    const std::vector<Version>* pys = tf.python_on(tf_platform);
+    if (o.method == Method::kPipAndCuda && o.python && pys) {
+      if (const AndCudaGap* gap = pk.and_cuda_gap(tf.version, *o.python)) {
+        kb::Citation cite{fmt::format("tensorflow[and-cuda] {} gap: {}", gap->tf.str(), gap->wheel), {}, gap->prov.verified};
+        for (const auto& s : gap->prov.source) cite.sources.push_back(kb.resolve_source(s));
+        o.cites.push_back(std::move(cite));
+        std::string why = fmt::format("{} (from tensorflow[and-cuda]=={}) cannot be installed by pip for Python {}",
+                                      gap->wheel, tf.version.str(), o.python->str());
+        if (m.python) {
+          o.warnings.push_back(why + ": " + gap->note);
+        } else {
+          std::optional<Version> alt;
+          auto installed = [&](const Version& v) {
+            return std::any_of(m.installed_pythons.begin(), m.installed_pythons.end(),
+                               [&](const Version& i) { return same_minor(i, v); });
+          };
+          for (int pass = pref == Preference::kReuse ? 0 : 1; pass < 2 && !alt; ++pass)
+            for (auto it = pys->rbegin(); it != pys->rend() && !alt; ++it)
+              if (!pk.and_cuda_gap(tf.version, *it) && (pass == 1 || installed(*it))) alt = it->truncated(2);
+          if (alt) {
+            o.warnings.push_back(why + fmt::format(": planned with Python {} instead", alt->str()));
+            o.python = alt;
+            o.python_reused = std::any_of(m.installed_pythons.begin(), m.installed_pythons.end(),
+                                          [&](const Version& v) { return same_minor(v, *alt); });
+          } else {
+            o.warnings.push_back(why + ": " + gap->note);
+          }
+        }
+      }
+    }
   }
   for (const auto& n : tf.notes)
     if (icontains(n, "LD_LIBRARY_PATH") && o.method == Method::kPipAndCuda) o.warnings.push_back(n);
