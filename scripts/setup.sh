@@ -10,7 +10,7 @@ packages=(build-essential cmake ninja-build pkg-config ccache
           shellcheck python3 file)
 for arg in "$@"; do
   case "$arg" in
-    --windows) packages+=(mingw-w64 g++-mingw-w64-x86-64-posix wine64 wine) ;;
+    --windows) packages+=(g++-mingw-w64-x86-64-posix wine64 wine) ;;  # never the win32-thread variant
     -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
     *) echo "setup.sh: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac

@@ -98,4 +98,10 @@ class Host {
 // The Host of the machine tfgpu runs on (host_posix.cc or host_win32.cc).
 std::unique_ptr<Host> make_system_host();
 
+// Start-up facts only main needs: the arguments (without argv[0]) as UTF-8 (Windows
+// re-reads them as UTF-16, and switches the console to UTF-8), and whether stdout is
+// a terminal (for colour and progress lines).
+std::vector<std::string> command_line_arguments(int argc, char** argv);
+bool stdout_is_terminal();
+
 }  // namespace tfgpu

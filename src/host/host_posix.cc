@@ -265,4 +265,10 @@ Result<ProcessResult> PosixHost::run(const ProcessSpec& spec) const {
 
 std::unique_ptr<Host> make_system_host() { return std::make_unique<PosixHost>(); }
 
+std::vector<std::string> command_line_arguments(int argc, char** argv) {
+  return std::vector<std::string>(argv + (argc > 0 ? 1 : 0), argv + argc);
+}
+
+bool stdout_is_terminal() { return ::isatty(1) != 0; }
+
 }  // namespace tfgpu
