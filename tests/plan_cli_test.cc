@@ -84,11 +84,14 @@ TEST(PlanCli, BadInputIsOneLineAndExitTwo) {
   EXPECT_EQ(r.code, kExitUsage);
 }
 
-TEST(PlanCli, WithoutSnapshotTheLiveOsIsUsedAndTheGapIsStated) {
-  FakeHost host(Platform::kLinux);
-  auto r = run(host, {"plan", "--gpu", "10de:2503", "--driver", "535.104.05"});
+TEST(PlanCli, WithoutSnapshotTheLiveMachineIsProbedAndFlagsFillTheGaps) {
+  FakeHost host(Platform::kLinux);  // an empty Linux machine: no GPU, no driver
+  auto r = run(host, {"plan", "--gpu", "10de:2503", "--driver", "535.104.05", "--json"});
   EXPECT_EQ(r.code, kExitOk) << r.err;
-  EXPECT_NE(r.out.find("live probing of the GPU, driver and Python is not in this build"), std::string::npos) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["machine"]["os"], "linux");
+  EXPECT_EQ(j["machine"]["compute_capability"], "8.6");
+  EXPECT_EQ(j["machine"]["driver"], "535.104.05");
 }
 
 }  // namespace

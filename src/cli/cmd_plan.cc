@@ -13,6 +13,8 @@
 #include "plan/lock.h"
 #include "plan/packaging.h"
 #include "plan/plan.h"
+#include "probe/kb_namer.h"
+#include "probe/probe.h"
 #include "report/plan_report.h"
 #include "snapshot/snapshot_json.h"
 #include "util/error.h"
@@ -33,19 +35,13 @@ struct PlanOptions {
   std::string out_dir;
 };
 
-// What the live machine says without a full probe: the OS and whether this is WSL2.
-// The GPU and driver come from --snapshot or the flags until the live probe is wired.
-Snapshot minimal_live_snapshot(const Host& host) {
-  Snapshot s;
-  s.origin = "probe";
-  s.host.os = platform_name(host.platform());
-  if (host.platform() == Platform::kLinux) {
-    auto rel = host.os_release();
-    s.host.wsl2 = icontains(rel.kernel_release, "microsoft") ? Tri::kYes : Tri::kNo;
-    s.host.kernel = rel.kernel_release;
-  }
-  s.host.state = {ProbeStatus::kOk, "", "host"};
-  return s;
+// The live machine through the probe (branch probe): hardware, driver and Pythons;
+// GPUs seen only on the bus are named from the same KB the plan uses.
+Snapshot live_snapshot(const Host& host, const kb::KnowledgeBase& kb) {
+  probe::ProbeOptions o;
+  o.name_gpu = probe::gpu_namer_from(kb);
+  o.tool_version = TFGPU_VERSION;
+  return probe::probe_machine(host, o);
 }
 
 Result<std::vector<std::string>> write_files(const std::string& dir, const std::vector<plan::EmittedFile>& files) {
@@ -80,7 +76,6 @@ int run_plan(CommandIo& io, const PlanOptions& opt) {
   if (!pk) return fail_with(pk.error());
 
   Snapshot snap;
-  std::vector<std::string> live_notes;
   if (!opt.snapshot.empty()) {
     auto text = io.host.read_file(opt.snapshot);
     if (!text) return fail_with(Error::input(fmt::format("--snapshot {}: {}", opt.snapshot, text.error().message)));
@@ -88,14 +83,12 @@ int run_plan(CommandIo& io, const PlanOptions& opt) {
     if (!parsed) return fail_with(Error::input(fmt::format("--snapshot {}: {}", opt.snapshot, parsed.error().message)));
     snap = std::move(*parsed);
   } else {
-    snap = minimal_live_snapshot(io.host);
-    live_notes.push_back("live probing of the GPU, driver and Python is not in this build: give --snapshot FILE or --gpu/--driver/--python");
+    snap = live_snapshot(io.host, *kb);
   }
 
   plan::MachineFlags flags{opt.os, opt.gpu, opt.driver, opt.python};
   auto machine = plan::describe_machine(&snap, flags, *kb);
   if (!machine) return fail_with(machine.error());
-  for (auto& n : live_notes) machine->notes.push_back(std::move(n));
 
   plan::PlanRequest req;
   if (!opt.target.empty()) {
