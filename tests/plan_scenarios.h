@@ -2,6 +2,7 @@
 // Shared fixtures of the plan tests: the knowledge base, and the machines of the
 // acceptance scenarios described by flags (as `tfgpu plan --os ... --gpu ...` would).
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct Scenario {
   MachineFlags flags;
   PlanRequest request;
 };
+
+// gtest prints parameters with this (the scenario's name instead of its bytes).
+inline void PrintTo(const Scenario& s, std::ostream* os) { *os << s.name; }
 
 // The classic guide's machine: Windows, RTX 3060 (10de:2503, GA106), driver 522.06.
 inline MachineFlags classic_machine() { return {"windows", "10de:2503", "522.06", ""}; }

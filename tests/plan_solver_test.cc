@@ -195,6 +195,8 @@ TEST(PlanSolver, LinuxWithMatchingSystemCudaUsesItInsteadOfPipWheels) {
   EXPECT_EQ(p.chosen->method, Method::kSystemCuda);
   auto q = plan_for({"", "10de:2503", "522.06", ""}, {std::nullopt, std::nullopt, Preference::kLatest}, &snap);
   EXPECT_EQ(q.chosen->method, Method::kPipAndCuda);
+  EXPECT_FALSE(q.chosen->reuse_cuda) << "a pip-and-cuda plan does not use the system CUDA";
+  EXPECT_FALSE(q.chosen->reuse_cudnn);
 }
 
 TEST(PlanSolver, FlagsOverrideTheSnapshot) {

@@ -366,6 +366,11 @@ Evaluated evaluate(const kb::TfRelease& tf, const Machine& m, Target target, Pla
       }
     }
   }
+  // Only a system-CUDA plan uses what is installed; others must not claim to reuse it.
+  if (o.method != Method::kSystemCuda) {
+    o.reuse_cuda.reset();
+    o.reuse_cudnn.reset();
+  }
   for (const auto& n : tf.notes)
     if (icontains(n, "LD_LIBRARY_PATH") && o.method == Method::kPipAndCuda) o.warnings.push_back(n);
   return e;
