@@ -1,14 +1,144 @@
-// `tfgpu plan`: placeholder until its issue lands; says so plainly and exits 3.
+// `tfgpu plan`: choose a consistent TensorFlow / Python / CUDA / cuDNN / driver set for
+// this machine (or a snapshot, or a machine described by flags) and write reproducible
+// setup files into --out DIR. Nothing is installed or executed.
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+
 #include "cli/command.h"
+#include "kb/kb.h"
+#include "plan/emit.h"
+#include "plan/lock.h"
+#include "plan/packaging.h"
+#include "plan/plan.h"
+#include "probe/kb_namer.h"
+#include "probe/probe.h"
+#include "report/plan_report.h"
+#include "snapshot/snapshot_json.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 namespace tfgpu {
+namespace {
 
-CommandRunner define_plan(CLI::App&) {
-  return [](CommandIo& io) {
-    io.err << "tfgpu plan: not implemented yet in this build\n";
-    return static_cast<int>(kExitInternal);
+struct PlanOptions {
+  std::string tf;
+  bool latest = false;
+  std::string python;
+  std::string target;
+  std::string snapshot;
+  std::string os;
+  std::string gpu;
+  std::string driver;
+  std::string out_dir;
+};
+
+// The live machine through the probe (branch probe): hardware, driver and Pythons;
+// GPUs seen only on the bus are named from the same KB the plan uses.
+Snapshot live_snapshot(const Host& host, const kb::KnowledgeBase& kb) {
+  probe::ProbeOptions o;
+  o.name_gpu = probe::gpu_namer_from(kb);
+  o.tool_version = TFGPU_VERSION;
+  return probe::probe_machine(host, o);
+}
+
+Result<std::vector<std::string>> write_files(const std::string& dir, const std::vector<plan::EmittedFile>& files) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return fail(Error::io(fmt::format("--out {}: {}", dir, ec.message())));
+  std::vector<std::string> written;
+  for (const auto& f : files) {
+    fs::path path = fs::path(dir) / f.name;
+    std::ofstream os(path, std::ios::binary | std::ios::trunc);
+    if (!os) return fail(Error::io(fmt::format("cannot write {}", path.string())));
+    os << f.text;
+    os.close();
+    if (!os) return fail(Error::io(fmt::format("cannot write {}", path.string())));
+    if (f.mode == plan::FileMode::kExecutable)
+      fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                      fs::perm_options::add, ec);
+    written.push_back(path.string());
+  }
+  return written;
+}
+
+int run_plan(CommandIo& io, const PlanOptions& opt) {
+  auto fail_with = [&](const Error& e) {
+    io.err << "tfgpu plan: " << e.message << "\n";
+    return exit_code_for(e);
   };
+  auto kb = kb::load_for_command(io.host, io.global.kb_dir);
+  if (!kb) return fail_with(kb.error());
+  auto pk = plan::load_packaging(io.host, io.global.kb_dir);
+  if (!pk) return fail_with(pk.error());
+
+  Snapshot snap;
+  if (!opt.snapshot.empty()) {
+    auto text = io.host.read_file(opt.snapshot);
+    if (!text) return fail_with(Error::input(fmt::format("--snapshot {}: {}", opt.snapshot, text.error().message)));
+    auto parsed = parse_snapshot(*text, opt.snapshot);
+    if (!parsed) return fail_with(Error::input(fmt::format("--snapshot {}: {}", opt.snapshot, parsed.error().message)));
+    snap = std::move(*parsed);
+  } else {
+    snap = live_snapshot(io.host, *kb);
+  }
+
+  plan::MachineFlags flags{opt.os, opt.gpu, opt.driver, opt.python};
+  auto machine = plan::describe_machine(&snap, flags, *kb);
+  if (!machine) return fail_with(machine.error());
+
+  plan::PlanRequest req;
+  if (!opt.target.empty()) {
+    auto t = plan::parse_target(opt.target);
+    if (!t) return fail_with(t.error());
+    req.target = *t;
+  }
+  if (!opt.tf.empty()) req.tf = opt.tf;
+  req.preference = opt.latest ? plan::Preference::kLatest : plan::Preference::kReuse;
+  auto result = plan::solve(*machine, req, *kb, *pk);
+  if (!result) return fail_with(result.error());
+
+  std::optional<plan::Lock> lock;
+  if (result->chosen) {
+    auto l = plan::build_lock(*result, *kb, *pk);
+    if (!l) return fail_with(l.error());
+    lock = std::move(*l);
+  }
+  report::PlanReport rep{*result, lock ? &*lock : nullptr, {}, opt.out_dir};
+  if (!opt.out_dir.empty() && lock) {
+    auto written = write_files(opt.out_dir, plan::emit_all(*lock));
+    if (!written) return fail_with(written.error());
+    rep.written = std::move(*written);
+  }
+  switch (io.global.format) {
+    case OutputFormat::kJson: io.out << report::plan_to_json(rep).dump(2) << "\n"; break;
+    case OutputFormat::kMarkdown: io.out << report::render_plan_markdown(rep); break;
+    case OutputFormat::kText: io.out << report::render_plan_text(rep); break;
+  }
+  return result->status == plan::PlanStatus::kOk ? kExitOk : kExitProblems;
+}
+
+}  // namespace
+
+CommandRunner define_plan(CLI::App& sub) {
+  auto opt = std::make_shared<PlanOptions>();
+  auto* tf = sub.add_option("--tf", opt->tf, "Plan for this TensorFlow release (e.g. 2.10)")->option_text("VERSION");
+  sub.add_flag("--latest", opt->latest, "Newest feasible TensorFlow with its newest Python, ignoring what is installed")
+      ->excludes(tf);
+  sub.add_option("--python", opt->python, "Python version to use (major.minor); overrides the snapshot")->option_text("VERSION");
+  sub.add_option("--target", opt->target, "Where TensorFlow will run: native, wsl2 or docker")
+      ->check(CLI::IsMember({"native", "wsl2", "docker"}));
+  sub.add_option("--snapshot", opt->snapshot, "Plan for the machine in this snapshot (tfgpu probe --json)")->option_text("FILE");
+  sub.add_option("--os", opt->os, "Describe the machine: windows or linux (overrides the snapshot)")
+      ->check(CLI::IsMember({"windows", "linux"}));
+  sub.add_option("--gpu", opt->gpu, "Describe the machine: GPU name or PCI id (overrides the snapshot)")->option_text("NAME|PCI-ID");
+  sub.add_option("--driver", opt->driver, "Describe the machine: NVIDIA driver version (overrides the snapshot)")->option_text("VERSION");
+  sub.add_option("--out", opt->out_dir, "Write tfgpu.lock.toml, the setup script, requirements.txt, environment.yml, Dockerfile and verify.py here")
+      ->option_text("DIR");
+  return [opt](CommandIo& io) { return run_plan(io, *opt); };
 }
 
 }  // namespace tfgpu

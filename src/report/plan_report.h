@@ -1,0 +1,27 @@
+#pragma once
+// Rendering of a plan (tfgpu plan): the chosen version set, the runners-up, every
+// rejected release with the constraint that excluded it, the steps, and the files
+// written. Pure functions of the data: text, JSON, Markdown.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "plan/lock.h"
+#include "plan/plan.h"
+
+namespace tfgpu::report {
+
+struct PlanReport {
+  const plan::PlanResult& plan;
+  const plan::Lock* lock = nullptr;       // null when there is no plan
+  std::vector<std::string> written;       // paths of the files written (--out)
+  std::string out_dir;
+};
+
+std::string render_plan_text(const PlanReport& r);
+nlohmann::ordered_json plan_to_json(const PlanReport& r);
+std::string render_plan_markdown(const PlanReport& r);
+
+}  // namespace tfgpu::report

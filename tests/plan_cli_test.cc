@@ -1,0 +1,98 @@
+// `tfgpu plan` end to end through run_cli (fake host; --out writes to a temp dir).
+#include <filesystem>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "host/fake_host.h"
+#include "util/error.h"
+
+namespace tfgpu {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int code;
+  std::string out;
+  std::string err;
+};
+
+CliRun run(FakeHost& host, std::vector<std::string> args) {
+  std::ostringstream out, err;
+  int code = run_cli(args, host, out, err);
+  return {code, out.str(), err.str()};
+}
+
+TEST(PlanCli, ClassicMachineByFlagsWritesEveryFile) {
+  FakeHost host(Platform::kLinux);
+  fs::path dir = fs::temp_directory_path() / ("tfgpu_plan_cli_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  auto r = run(host, {"plan", "--os", "windows", "--gpu", "10de:2503", "--driver", "522.06", "--out", dir.string()});
+  EXPECT_EQ(r.code, kExitOk) << r.err;
+  EXPECT_NE(r.out.find("Plan: TF 2.10.0 + CUDA 11.2 + cuDNN 8.1 + Python 3.10"), std::string::npos) << r.out;
+  for (const char* f : {"tfgpu.lock.toml", "setup.ps1", "requirements.txt", "environment.yml", "verify.py"})
+    EXPECT_TRUE(fs::exists(dir / f)) << f;
+  fs::remove_all(dir);
+}
+
+TEST(PlanCli, JsonListsChosenRunnersUpAndRejections) {
+  FakeHost host(Platform::kLinux);
+  auto r = run(host, {"plan", "--os", "windows", "--gpu", "10de:2503", "--driver", "522.06", "--target", "wsl2", "--json"});
+  EXPECT_EQ(r.code, kExitOk) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["chosen"]["tensorflow"], "2.14.0");
+  EXPECT_FALSE(j["runners_up"].empty());
+  EXPECT_FALSE(j["rejected"].empty());
+}
+
+TEST(PlanCli, DriverTooOldExitsWithProblemsAndSaysUpdateFirst) {
+  FakeHost host(Platform::kLinux);
+  auto r = run(host, {"plan", "--os", "linux", "--gpu", "10de:2503", "--driver", "390.10"});
+  EXPECT_EQ(r.code, kExitProblems);
+  EXPECT_NE(r.out.find("1. Update the NVIDIA driver to >= "), std::string::npos) << r.out;
+}
+
+TEST(PlanCli, SnapshotFileIsRead) {
+  FakeHost host(Platform::kLinux);
+  host.add_file("/snap.json", R"({"schema_version": 1, "host": {"os": "linux"},
+    "gpus": [{"name": "NVIDIA GeForce GTX 960", "pci_id": "10de:1401"}],
+    "driver": {"state": {"status": "ok"}, "version": "535.104.05"}})");
+  auto r = run(host, {"plan", "--snapshot", "/snap.json", "--json"});
+  ASSERT_NE(r.out, "") << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["machine"]["compute_capability"], "5.2");
+  EXPECT_EQ(j["machine"]["driver"], "535.104.05");
+}
+
+TEST(PlanCli, BadInputIsOneLineAndExitTwo) {
+  FakeHost host(Platform::kLinux);
+  for (std::vector<std::string> args : {std::vector<std::string>{"plan", "--snapshot", "/missing.json"},
+                                        {"plan", "--os", "linux", "--gpu", "no such gpu xyz"},
+                                        {"plan", "--os", "linux", "--tf", "9.99"},
+                                        {"plan", "--os", "linux", "--driver", "new"},
+                                        {"plan", "--os", "linux", "--target", "wsl2"}}) {
+    auto r = run(host, args);
+    EXPECT_EQ(r.code, kExitUsage) << args.back() << ": " << r.err;
+    EXPECT_EQ(r.err.find('\n'), r.err.size() - 1) << r.err;
+  }
+  host.add_file("/bad.json", "{not json");
+  auto r = run(host, {"plan", "--snapshot", "/bad.json"});
+  EXPECT_EQ(r.code, kExitUsage);
+}
+
+TEST(PlanCli, WithoutSnapshotTheLiveMachineIsProbedAndFlagsFillTheGaps) {
+  FakeHost host(Platform::kLinux);  // an empty Linux machine: no GPU, no driver
+  auto r = run(host, {"plan", "--gpu", "10de:2503", "--driver", "535.104.05", "--json"});
+  EXPECT_EQ(r.code, kExitOk) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["machine"]["os"], "linux");
+  EXPECT_EQ(j["machine"]["compute_capability"], "8.6");
+  EXPECT_EQ(j["machine"]["driver"], "535.104.05");
+}
+
+}  // namespace
+}  // namespace tfgpu
