@@ -1,13 +1,90 @@
-// `tfgpu probe`: placeholder until its issue lands; says so plainly and exits 3.
+// `tfgpu probe [--json]`: reads the four layers of this machine into a Snapshot and
+// prints it (text report, or the Snapshot JSON of docs/snapshot.md). Changes nothing
+// on disk; vendor libraries are loaded only in `tfgpu __probe-driver` children.
+#include <chrono>
+#include <ctime>
+#include <memory>
+#include <optional>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
 #include "cli/command.h"
+#include "kb/kb.h"
+#include "probe/kb_namer.h"
+#include "probe/probe.h"
+#include "report/probe_text.h"
+#include "snapshot/snapshot_json.h"
 #include "util/error.h"
 
 namespace tfgpu {
 
-CommandRunner define_probe(CLI::App&) {
-  return [](CommandIo& io) {
-    io.err << "tfgpu probe: not implemented yet in this build\n";
-    return static_cast<int>(kExitInternal);
+namespace {
+
+struct ProbeArgs {
+  std::vector<std::string> pythons;
+  bool load_runtime = false;
+  bool deep = false;
+  bool all_libraries = false;
+  double timeout_s = 10.0;
+  std::string nvml_path;
+  std::string cuda_path;
+};
+
+std::string utc_now_iso() {
+  std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(t));
+}
+
+}  // namespace
+
+CommandRunner define_probe(CLI::App& sub) {
+  auto a = std::make_shared<ProbeArgs>();
+  sub.add_option("--python", a->pythons, "Also read this Python interpreter (repeatable)")->option_text("PATH");
+  sub.add_flag("--load-runtime", a->load_runtime,
+               "Also load each CUDA runtime / cuDNN found (in a child process) to ask its version");
+  sub.add_flag("--deep", a->deep, "Read the headers of every library file, however large");
+  sub.add_flag("--libraries", a->all_libraries, "List every library file found (text output)");
+  sub.add_option("--timeout", a->timeout_s, "Seconds a vendor library may take before it is given up")
+      ->check(CLI::Range(0.1, 600.0));
+  sub.add_option("--nvml-path", a->nvml_path, "Open this NVML file instead of libnvidia-ml.so.1")->group("");
+  sub.add_option("--cuda-path", a->cuda_path, "Open this CUDA driver file instead of libcuda.so.1")->group("");
+  return [a](CommandIo& io) {
+    probe::ProbeOptions o;
+    o.extra_pythons = a->pythons;
+    o.runtime_calls = a->load_runtime ? probe::RuntimeCalls::kYes : probe::RuntimeCalls::kNo;
+    o.header_depth = a->deep ? probe::HeaderDepth::kAll : probe::HeaderDepth::kQuick;
+    o.child_timeout = std::chrono::milliseconds(static_cast<long>(a->timeout_s * 1000));
+    o.nvml_path = a->nvml_path;
+    o.cuda_path = a->cuda_path;
+    o.tool_version = TFGPU_VERSION;
+    o.created_at = utc_now_iso();
+    for (const auto& p : a->pythons) {
+      if (!io.host.exists(p)) {
+        io.err << fmt::format("tfgpu probe: --python {}: no such file\n", p);
+        return static_cast<int>(kExitUsage);
+      }
+    }
+    // GPUs on the bus are named from the KB (`--kb DIR` or the embedded copy), loaded
+    // only when the first one is seen: most of the probe needs no KB.
+    auto kb = std::make_shared<std::optional<Result<kb::KnowledgeBase>>>();
+    std::string kb_error;
+    o.name_gpu = [&io, kb, &kb_error](uint16_t vendor, uint16_t device) -> std::optional<probe::GpuFacts> {
+      if (!kb->has_value()) {
+        kb->emplace(kb::load_for_command(io.host, io.global.kb_dir));
+        if (!**kb) kb_error = (**kb).error().message;
+      }
+      if (!**kb) return std::nullopt;
+      return probe::gpu_namer_from(***kb)(vendor, device);
+    };
+    Snapshot s = probe::probe_machine(io.host, o);
+    if (!kb_error.empty()) s.notes.push_back("GPUs not named: knowledge base not loaded: " + kb_error);
+    if (io.global.format == OutputFormat::kJson) {
+      io.out << snapshot_to_json(s).dump(2) << "\n";
+    } else {
+      io.out << render_probe_text(s, a->all_libraries ? ProbeTextDetail::kAllLibraries : ProbeTextDetail::kSummary);
+    }
+    return static_cast<int>(kExitOk);
   };
 }
 

@@ -10,6 +10,7 @@ CommandRunner define_explain(CLI::App& sub);
 CommandRunner define_plan(CLI::App& sub);
 CommandRunner define_verify(CLI::App& sub);
 CommandRunner define_bench(CLI::App& sub);
+CommandRunner define_probe_driver(CLI::App& sub);
 
 std::span<const CommandSpec> command_table() {
   static const CommandSpec kCommands[] = {
@@ -20,6 +21,8 @@ std::span<const CommandSpec> command_table() {
       {"plan", "Choose a consistent version set and write reproducible setup files", define_plan},
       {"verify", "Prove the GPU works end to end (driver, memory, a kernel, optionally TensorFlow)", define_verify},
       {"bench", "Measure the GPU: GEMM FP32/TF32/FP16/BF16 and bandwidth against its peak", define_bench},
+      {"__probe-driver", "internal: load one vendor library in a child process and print what it says (JSON)",
+       define_probe_driver, true},
   };
   return kCommands;
 }

@@ -1,0 +1,392 @@
+#pragma once
+// The knowledge base: typed rows read from kb/*.toml (TensorFlow, CUDA and cuDNN
+// releases, GPUs) and the queries doctor rules, plan, explain, bench and matrix ask of
+// it. Pure: no file system access except through a Host in load_directory. Every
+// query result carries the citations (source + verified) of the rows it used.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "host/host.h"
+#include "kb/embedded.h"
+#include "util/error.h"
+#include "util/version.h"
+
+namespace tfgpu::kb {
+
+// "linux" / "windows" / "macos" (also "win", "wsl" -> linux, "mac", "darwin").
+Result<Platform> parse_platform(std::string_view text);
+
+// Where a fact comes from: the KB row that holds it and that row's sources, resolved to
+// URLs (with "owner/repo:path@commit" where kb/sources.toml records one).
+struct Citation {
+  std::string row;                   // "tensorflow 2.10.0", "cuda 11.2", "gpu 10de:2504"
+  std::vector<std::string> sources;  // resolved, in the row's order
+  bool verified = true;              // false: the facts sheet marks it UNVERIFIED or inferred
+};
+
+// A row's `source` / `verified` as written in the TOML (source ids or literal URLs).
+struct Provenance {
+  std::vector<std::string> source;
+  bool verified = true;
+};
+
+// A GPU compute capability, "8.6".
+struct ComputeCapability {
+  int major = 0;
+  int minor = 0;
+  static Result<ComputeCapability> parse(std::string_view text);  // "8.6", "sm_86", "compute_90", "86"
+  std::string str() const;                                        // "8.6"
+  auto operator<=>(const ComputeCapability&) const = default;
+};
+
+// One library TF (or a toolkit) names: component ("cudart", "cublasLt", "cudnn",
+// "driver", ...) and the exact file name for the platform.
+struct LibraryName {
+  std::string component;
+  std::string file;
+};
+
+struct LibrarySet {
+  std::string id;
+  std::vector<std::string> must_load;  // components that must all load or GPUs are skipped
+  bool must_load_verified = true;
+  std::map<Platform, std::vector<LibraryName>> names;  // in canonical component order
+  std::vector<std::string> notes;
+  Provenance prov;
+};
+
+struct TfRelease {
+  Version version;  // the patch the docs list, e.g. 2.16.1
+  std::map<Platform, std::vector<Version>> python;  // tested Pythons; absent = not listed
+  Version cuda;
+  Version cudnn;
+  std::vector<Platform> gpu_platforms;  // where the official wheel is a CUDA build
+  std::string library_set;
+  std::vector<std::string> compute_capabilities;  // build_info list ("sm_35", "compute_80"); empty = unknown
+  Provenance cc_prov;
+  std::string cc_note;
+  std::vector<std::string> notes;
+  Provenance prov;
+
+  Version series() const { return version.truncated(2); }
+  bool has_gpu_build(Platform p) const;
+  // Pythons with wheels for the platform; nullptr when the docs list none.
+  const std::vector<Version>* python_on(Platform p) const;
+};
+
+struct YankedRelease {
+  Version version;
+  Version use;
+  std::string note;
+  Provenance prov;
+};
+
+// A pip package flavour over a range of TF releases. role: gpu, cpu, alias,
+// installer, removed.
+struct TfPackage {
+  std::string name;
+  VersionRange tf;
+  std::vector<Platform> platforms;
+  std::string role;
+  std::string note;
+  Provenance prov;
+};
+
+struct AndCudaPins {
+  VersionRange tf;
+  std::vector<Platform> platforms;
+  std::vector<std::string> wheels;  // "nvidia-cudnn-cu12==9.3.0.75"
+  std::string note;
+  Provenance prov;
+};
+
+// What to tell a user whose platform has no GPU build for a TF range.
+struct PlatformNote {
+  Platform platform = Platform::kLinux;
+  VersionRange tf;
+  std::string message;
+  std::vector<std::string> alternatives;
+  Provenance prov;
+};
+
+struct DriverUpdate {
+  std::string label;
+  Version driver_linux;
+  std::optional<Version> driver_windows;
+};
+
+struct CudaRelease {
+  Version version;  // major.minor
+  Version ga;
+  Version driver_linux;                   // bundled with the GA toolkit
+  std::optional<Version> driver_windows;  // absent from 13.0 on (no bundled Windows driver)
+  std::vector<DriverUpdate> updates;
+  ComputeCapability sass_min;
+  ComputeCapability sass_max;
+  std::vector<ComputeCapability> dropped;
+  Provenance cc_prov;
+  std::string cc_note;
+  std::map<Platform, std::vector<LibraryName>> libraries;  // empty where not sourced (9.x)
+  Provenance lib_prov;
+  std::vector<std::string> notes;
+  Provenance prov;
+
+  // File name of a component ("cusolver") on a platform, if known.
+  std::optional<std::string> library(Platform p, std::string_view component) const;
+};
+
+struct CudaFamily {
+  int major = 0;
+  bool minor_version_compat = false;
+  std::optional<Version> driver_linux;
+  std::optional<Version> driver_windows;
+  std::optional<Version> driver_branch_below;  // newer branches run it through backward compatibility
+  std::string note;
+  Provenance prov;
+};
+
+struct CudnnMajor {
+  int major = 0;
+  std::string header;          // "cudnn.h" or "cudnn_version.h"
+  int version_multiplier = 0;  // CUDNN_VERSION = major * multiplier + minor * 100 + patch
+  std::map<Platform, std::vector<std::string>> libraries;  // entry library first
+  std::string note;
+  Provenance prov;
+};
+
+enum class Tristate { kNo, kYes, kUnknown };
+
+struct CudnnRelease {
+  Version version;
+  std::vector<VersionRange> cuda;  // supported CUDA toolkits
+  std::optional<ComputeCapability> min_cc;
+  Tristate windows_zlibwapi = Tristate::kUnknown;
+  std::string note;
+  Provenance prov;
+
+  bool supports_cuda(const Version& cuda_version) const;
+};
+
+struct GpuPeak {
+  std::optional<double> fp32_tflops;
+  std::optional<double> tf32_tflops;
+  std::optional<double> fp16_tflops;  // tensor cores, FP32 accumulate, dense
+  std::optional<double> bf16_tflops;
+  std::optional<double> fp8_tflops;
+  std::optional<double> bandwidth_gbs;
+  std::string note;
+  Provenance prov;
+};
+
+struct Gpu {
+  uint16_t vendor = 0x10de;
+  uint16_t device = 0;
+  std::string pci_id;  // "10de:2504"
+  std::string chip;    // "GA106"
+  std::string name;    // "GeForce RTX 3060 Lite Hash Rate"
+  ComputeCapability cc;
+  std::optional<double> memory_gb;
+  std::optional<bool> tensor_cores;  // set only where a part lacks them despite its CC
+  std::string note;
+  std::optional<GpuPeak> peak;
+  Provenance prov;
+};
+
+struct Architecture {
+  VersionRange cc;
+  std::string name;
+  Provenance prov;
+};
+
+struct Source {
+  std::string id;
+  std::string title;
+  std::string url;
+  std::string ref;  // "owner/repo:path@commit" where known
+};
+
+// ---- query results -------------------------------------------------------------
+
+struct TfLookup {
+  const TfRelease* release = nullptr;
+  std::string note;  // set when the row differs from what was asked ("2.16.0 was yanked ...")
+  std::vector<Citation> cites;
+};
+
+struct LibraryEntry {
+  std::string component;
+  std::string file;
+  bool must_load = false;  // in the set that must all load, or TF skips GPU registration
+};
+
+struct TfLibraries {
+  Platform platform = Platform::kLinux;
+  bool gpu_build = false;            // false: the platform's wheel is CPU-only, `libraries` is empty
+  std::vector<LibraryEntry> libraries;  // driver first, then the toolkit libraries, cuDNN last
+  bool must_load_verified = true;
+  std::vector<std::string> notes;
+  std::vector<Citation> cites;
+};
+
+// Toolkit-exact: the driver bundled with that exact toolkit (full features).
+// Minor-version compatibility: the family minimum that runs any CUDA >= 11 app of
+// that major with a limited feature set (no PTX JIT from a newer toolkit).
+enum class DriverPolicy { kToolkitExact, kMinorVersionCompat };
+
+struct DriverRequirement {
+  Version cuda;
+  Platform platform = Platform::kLinux;
+  DriverPolicy policy = DriverPolicy::kMinorVersionCompat;
+  Version min_driver;
+  std::string basis;  // one line: where the number comes from
+  std::vector<Citation> cites;
+};
+
+struct DriverCapability {
+  Version driver;
+  Platform platform = Platform::kLinux;
+  std::optional<Version> newest_cuda_toolkit_exact;  // newest toolkit whose bundled driver <= driver
+  std::optional<Version> newest_cuda_minor_compat;   // newest toolkit the driver runs at all
+  std::vector<Citation> cites;
+};
+
+enum class CcSupport {
+  kNative,   // SASS for the device's major arch is in the wheel
+  kPtxJit,   // only PTX of a lower arch: works after a slow JIT compile
+  kIgnored,  // below the lowest compiled arch: TF ignores the device
+  kUnknown,  // the release's compiled list is not in the KB
+};
+std::string_view to_string(CcSupport s);  // "native", "ptx_jit", "ignored", "unknown"
+
+struct CcSupportResult {
+  CcSupport support = CcSupport::kUnknown;
+  std::optional<ComputeCapability> min_required;  // lowest arch compiled in
+  std::string detail;                             // one line, e.g. "no sm_8x; JIT from compute_80"
+  std::vector<Citation> cites;
+};
+
+// ---- the knowledge base ---------------------------------------------------------
+
+class KnowledgeBase {
+ public:
+  // Whole tables, sorted by version (GPUs by PCI id).
+  std::span<const TfRelease> tf_releases() const { return tf_; }
+  std::span<const YankedRelease> yanked() const { return yanked_; }
+  std::span<const LibrarySet> library_sets() const { return library_sets_; }
+  std::span<const TfPackage> packages() const { return packages_; }
+  std::span<const AndCudaPins> and_cuda() const { return and_cuda_; }
+  std::span<const PlatformNote> platform_notes() const { return platform_notes_; }
+  std::span<const CudaRelease> cuda_releases() const { return cuda_; }
+  std::span<const CudaFamily> cuda_families() const { return families_; }
+  std::span<const CudnnMajor> cudnn_majors() const { return cudnn_majors_; }
+  std::span<const CudnnRelease> cudnn_releases() const { return cudnn_; }
+  std::span<const Gpu> gpus() const { return gpus_; }
+  std::span<const Architecture> architectures() const { return architectures_; }
+  std::span<const Source> sources() const { return sources_; }
+
+  // TensorFlow release by version text: "2.10", "2.10.1" -> the 2.10 row; "2.16.0"
+  // (yanked) -> the 2.16.1 row with a note. Malformed: kInput; unknown: kNotFound with
+  // the nearest known versions in the message ("did you mean 2.21, 2.20?").
+  Result<TfLookup> find_tf(std::string_view version) const;
+  const TfRelease* find_tf(const Version& version) const;  // same rule, no note
+
+  const LibrarySet* library_set(std::string_view id) const;
+  // The exact file names TF opens on a platform and which must all load.
+  TfLibraries tf_libraries(const TfRelease& tf, Platform p) const;
+  std::vector<const TfPackage*> packages_for(const TfRelease& tf, Platform p) const;
+  const AndCudaPins* and_cuda_for(const TfRelease& tf) const;
+  const PlatformNote* platform_note(const TfRelease& tf, Platform p) const;
+
+  // CUDA toolkit by "11.8" / "11.8.0" (major.minor required). kInput / kNotFound with suggestions.
+  Result<const CudaRelease*> find_cuda(std::string_view version) const;
+  const CudaRelease* find_cuda(const Version& version) const;
+  const CudaFamily* cuda_family(int major) const;
+  // Minimum driver for a CUDA version on an OS. kInput for macOS (no CUDA driver),
+  // kNotFound for an unknown CUDA version.
+  Result<DriverRequirement> min_driver(const Version& cuda, Platform p, DriverPolicy policy) const;
+  // Newest CUDA a driver runs (toolkit-exact and through minor-version compatibility).
+  DriverCapability newest_cuda_for_driver(const Version& driver, Platform p) const;
+
+  // cuDNN by "8.6" (newest 8.6 row) or "8.9.6" (newest row at or below). kInput / kNotFound.
+  Result<const CudnnRelease*> find_cudnn(std::string_view version) const;
+  const CudnnRelease* find_cudnn(const Version& version) const;
+  const CudnnMajor* cudnn_major(int major) const;
+  // CUDNN_VERSION / cudnnGetVersion() value -> version (8907 -> 8.9.7, 90100 -> 9.1.0).
+  Result<Version> decode_cudnn_version(long encoded) const;
+
+  // GPU by PCI id: "10de:2504", "0x2504", "2504", "PCI\\VEN_10DE&DEV_2504...".
+  Result<const Gpu*> find_gpu_by_pci(std::string_view text) const;
+  const Gpu* find_gpu(uint16_t vendor, uint16_t device) const;
+  // GPUs whose name matches (case, spaces, "NVIDIA"/"GeForce" ignored): the exact name
+  // if any, else every GPU whose name contains all the words. kNotFound with the
+  // nearest names when nothing matches.
+  Result<std::vector<const Gpu*>> find_gpus_by_name(std::string_view text) const;
+  std::string architecture_name(ComputeCapability cc) const;  // "Ampere"; "" if unknown
+
+  // Whether a TF release's wheel has kernels for a compute capability.
+  CcSupportResult tf_cc_support(const TfRelease& tf, ComputeCapability cc) const;
+
+  // Citations for rows (source ids resolved to URLs).
+  Citation cite(const TfRelease& r) const;
+  Citation cite_cc(const TfRelease& r) const;
+  Citation cite(const YankedRelease& r) const;
+  Citation cite(const LibrarySet& r) const;
+  Citation cite(const TfPackage& r) const;
+  Citation cite(const AndCudaPins& r) const;
+  Citation cite(const PlatformNote& r) const;
+  Citation cite(const CudaRelease& r) const;
+  Citation cite_libraries(const CudaRelease& r) const;
+  Citation cite_cc(const CudaRelease& r) const;
+  Citation cite(const CudaFamily& r) const;
+  Citation cite(const CudnnMajor& r) const;
+  Citation cite(const CudnnRelease& r) const;
+  Citation cite(const Gpu& r) const;
+  Citation cite_peak(const Gpu& r) const;  // the peak's own sources
+  // One source string (id or literal) -> URL (+ ref). Unknown ids come back unchanged.
+  std::string resolve_source(std::string_view id_or_literal) const;
+  const Source* source(std::string_view id) const;
+
+ private:
+  friend class KbLoader;
+  std::vector<TfRelease> tf_;
+  std::vector<YankedRelease> yanked_;
+  std::vector<LibrarySet> library_sets_;
+  std::vector<TfPackage> packages_;
+  std::vector<AndCudaPins> and_cuda_;
+  std::vector<PlatformNote> platform_notes_;
+  std::vector<CudaRelease> cuda_;
+  std::vector<CudaFamily> families_;
+  std::vector<CudnnMajor> cudnn_majors_;
+  std::vector<CudnnRelease> cudnn_;
+  std::vector<Gpu> gpus_;
+  std::vector<Architecture> architectures_;
+  std::vector<Source> sources_;
+};
+
+// The copy compiled into the binary (kb/*.toml at build time).
+Result<KnowledgeBase> load_embedded();
+// DIR/*.toml read through the host (`--kb DIR`).
+Result<KnowledgeBase> load_directory(const Host& host, const std::string& dir);
+// Named TOML texts; files other than sources/tensorflow/cuda/cudnn/gpus.toml are
+// ignored (other slices keep their own tables in kb/). Malformed TOML or a row with a
+// missing or malformed field is a kInput error naming the file and row.
+Result<KnowledgeBase> load_texts(std::span<const EmbeddedFile> files);
+
+// The KB for a command: the embedded copy, or `--kb DIR` when given.
+Result<KnowledgeBase> load_for_command(const Host& host, const std::string& kb_dir);
+
+// NVIDIA driver versions print every component after the branch with two digits
+// ("450.80.02", "522.06"); Version drops leading zeros, so reports format with this.
+std::string driver_version_str(const Version& v);
+
+// Up to `n` candidates closest to `wanted` (numeric distance for versions), for
+// "did you mean" messages.
+std::vector<std::string> nearest_versions(const Version& wanted, const std::vector<Version>& known, size_t n = 2);
+
+}  // namespace tfgpu::kb

@@ -1,0 +1,45 @@
+#include "probe/probe.h"
+
+#include <fmt/format.h>
+
+#include "python/python_env.h"
+
+namespace tfgpu::probe {
+
+void probe_pythons(const Host& host, const ProbeOptions& options, Snapshot& s) {
+  auto candidates = python::find_interpreters(host, options.extra_pythons);
+  for (const auto& c : candidates) {
+    if (!host.exists(c.executable)) {
+      s.notes.push_back(fmt::format("python {} ({}) does not exist", c.executable, c.source));
+      continue;
+    }
+    s.pythons.push_back(python::read_environment(host, c));
+  }
+  python::mark_active(host, s.pythons);
+  if (s.pythons.empty()) {
+    s.python_state = {ProbeStatus::kAbsent, "no Python interpreter on PATH, in pyenv, conda or VIRTUAL_ENV", ""};
+  } else {
+    size_t tf = 0;
+    for (const auto& p : s.pythons) tf += p.tensorflow.size();
+    s.python_state = {ProbeStatus::kOk, fmt::format("{} environment(s), {} TensorFlow install(s)", s.pythons.size(), tf), ""};
+  }
+}
+
+Snapshot probe_machine(const Host& host, const ProbeOptions& options) {
+  Snapshot s;
+  s.origin = "probe";
+  s.tool_version = options.tool_version;
+  s.created_at = options.created_at;
+  // Order matters: WSL2 decides how GPUs are found; Python environments and the loader
+  // dirs tell the runtime scan where pip / conda / system libraries are.
+  probe_host(host, s);
+  probe_env(host, s);
+  probe_hardware(host, options, s);
+  probe_driver(host, options, s);
+  probe_pythons(host, options, s);
+  probe_loader(host, s);
+  probe_runtime(host, options, s);
+  return s;
+}
+
+}  // namespace tfgpu::probe

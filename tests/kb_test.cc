@@ -1,0 +1,690 @@
+// The knowledge base: invariants every table must keep (sorted, sourced, every
+// cross-reference resolves, names follow the platform's rules) and facts pinned from
+// shared/facts/tensorflow.md and nvidia.md, including every cell where the popular
+// blog table is wrong (tensorflow.md section 1e).
+#include <algorithm>
+#include <regex>
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "kb/kb.h"
+#include "kb/matrix.h"
+#include "util/strings.h"
+
+namespace tfgpu::kb {
+namespace {
+
+const KnowledgeBase& the_kb() {
+  static const KnowledgeBase kb = [] {
+    auto loaded = load_embedded();
+    if (!loaded) {
+      ADD_FAILURE() << loaded.error().message;
+      return KnowledgeBase{};
+    }
+    return std::move(*loaded);
+  }();
+  return kb;
+}
+
+const TfRelease& tf(std::string_view v) {
+  auto r = the_kb().find_tf(v);
+  if (!r) throw std::runtime_error("no TF " + std::string(v) + ": " + r.error().message);
+  return *r->release;
+}
+
+std::string tf_lib(std::string_view version, Platform p, std::string_view component) {
+  auto libs = the_kb().tf_libraries(tf(version), p);
+  for (const auto& l : libs.libraries)
+    if (l.component == component) return l.file;
+  return "";
+}
+
+bool tf_must_load(std::string_view version, Platform p, std::string_view component) {
+  for (const auto& l : the_kb().tf_libraries(tf(version), p).libraries)
+    if (l.component == component) return l.must_load;
+  return false;
+}
+
+bool contains(std::string_view haystack, std::string_view needle) { return haystack.find(needle) != std::string_view::npos; }
+
+std::string py(std::string_view version, Platform p) {
+  const auto* list = tf(version).python_on(p);
+  return list ? compact_versions(*list) : "";
+}
+
+Version V(std::string_view s) { return *Version::parse(s); }
+
+// Every Provenance in the KB, labelled.
+std::vector<std::pair<std::string, const Provenance*>> all_provenance() {
+  const auto& kb = the_kb();
+  std::vector<std::pair<std::string, const Provenance*>> out;
+  for (const auto& r : kb.tf_releases()) {
+    out.emplace_back("tensorflow " + r.version.str(), &r.prov);
+    if (!r.compute_capabilities.empty()) out.emplace_back("tensorflow cc " + r.version.str(), &r.cc_prov);
+  }
+  for (const auto& r : kb.yanked()) out.emplace_back("yanked " + r.version.str(), &r.prov);
+  for (const auto& r : kb.library_sets()) out.emplace_back("library_set " + r.id, &r.prov);
+  for (const auto& r : kb.packages()) out.emplace_back("package " + r.name, &r.prov);
+  for (const auto& r : kb.and_cuda()) out.emplace_back("and_cuda " + r.tf.str(), &r.prov);
+  for (const auto& r : kb.platform_notes()) out.emplace_back("platform_note", &r.prov);
+  for (const auto& r : kb.cuda_releases()) {
+    out.emplace_back("cuda " + r.version.str(), &r.prov);
+    out.emplace_back("cuda cc " + r.version.str(), &r.cc_prov);
+    if (!r.libraries.empty()) out.emplace_back("cuda libs " + r.version.str(), &r.lib_prov);
+  }
+  for (const auto& r : kb.cuda_families()) out.emplace_back("family " + std::to_string(r.major), &r.prov);
+  for (const auto& r : kb.cudnn_majors()) out.emplace_back("cudnn major " + std::to_string(r.major), &r.prov);
+  for (const auto& r : kb.cudnn_releases()) out.emplace_back("cudnn " + r.version.str(), &r.prov);
+  for (const auto& r : kb.gpus()) {
+    out.emplace_back("gpu " + r.pci_id, &r.prov);
+    if (r.peak) out.emplace_back("gpu peak " + r.pci_id, &r.peak->prov);
+  }
+  for (const auto& r : kb.architectures()) out.emplace_back("architecture " + r.name, &r.prov);
+  return out;
+}
+
+// ---- invariants ------------------------------------------------------------------
+
+TEST(Kb, EmbeddedKnowledgeBaseLoadsEveryTable) {
+  const auto& kb = the_kb();
+  EXPECT_GE(kb.tf_releases().size(), 25u);
+  EXPECT_GE(kb.cuda_releases().size(), 27u);
+  EXPECT_GE(kb.cudnn_releases().size(), 20u);
+  EXPECT_GE(kb.gpus().size(), 80u);
+  EXPECT_FALSE(kb.sources().empty());
+  EXPECT_FALSE(kb.library_sets().empty());
+}
+
+TEST(Kb, EveryRowHasASourceThatResolves) {
+  // A source is a kb/sources.toml id, a URL, or owner/repo:path[@commit].
+  const std::regex repo_ref(R"(^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+:[^\s]+$)");
+  for (const auto& [row, prov] : all_provenance()) {
+    ASSERT_FALSE(prov->source.empty()) << row;
+    for (const auto& s : prov->source) {
+      bool ok = the_kb().source(s) != nullptr || starts_with(s, "https://") || std::regex_match(s, repo_ref);
+      EXPECT_TRUE(ok) << row << ": source '" << s << "' is neither a known id nor a URL / repo:path";
+    }
+  }
+}
+
+TEST(Kb, SourceIdsAreUniqueAndHaveUrls) {
+  std::set<std::string> ids;
+  for (const auto& s : the_kb().sources()) {
+    EXPECT_TRUE(ids.insert(s.id).second) << s.id;
+    EXPECT_TRUE(starts_with(s.url, "https://")) << s.id;
+  }
+}
+
+TEST(Kb, TfReleasesAreSortedWithOneRowPerMinor) {
+  auto rel = the_kb().tf_releases();
+  for (size_t i = 1; i < rel.size(); ++i) EXPECT_LT(rel[i - 1].series(), rel[i].series()) << rel[i].version.str();
+  EXPECT_EQ(rel.front().version.str(), "1.13.1");
+  EXPECT_EQ(rel.back().version.str(), "2.21.0");
+}
+
+TEST(Kb, EveryTfMinorFrom113To221IsPresent) {
+  for (int minor = 13; minor <= 15; ++minor) EXPECT_NE(the_kb().find_tf(Version({1, minor})), nullptr) << "1." << minor;
+  for (int minor = 0; minor <= 21; ++minor) EXPECT_NE(the_kb().find_tf(Version({2, minor})), nullptr) << "2." << minor;
+}
+
+TEST(Kb, EveryCudaNamedByTfExists) {
+  for (const auto& r : the_kb().tf_releases())
+    EXPECT_NE(the_kb().find_cuda(r.cuda), nullptr) << "TF " << r.version.str() << " names CUDA " << r.cuda.str();
+}
+
+TEST(Kb, EveryCudnnNamedByTfExists) {
+  for (const auto& r : the_kb().tf_releases())
+    EXPECT_NE(the_kb().find_cudnn(r.cudnn), nullptr) << "TF " << r.version.str() << " names cuDNN " << r.cudnn.str();
+}
+
+TEST(Kb, EveryTfCudnnSupportsTheTfCuda) {
+  for (const auto& r : the_kb().tf_releases()) {
+    const CudnnRelease* c = the_kb().find_cudnn(r.cudnn);
+    ASSERT_NE(c, nullptr);
+    EXPECT_TRUE(c->supports_cuda(r.cuda)) << "TF " << r.version.str() << ": cuDNN " << c->version.str()
+                                          << " does not list CUDA " << r.cuda.str();
+  }
+}
+
+TEST(Kb, EveryLibrarySetNamedByTfExistsAndCoversItsGpuPlatforms) {
+  for (const auto& r : the_kb().tf_releases()) {
+    const LibrarySet* s = the_kb().library_set(r.library_set);
+    ASSERT_NE(s, nullptr) << r.version.str() << " -> " << r.library_set;
+    for (Platform p : r.gpu_platforms) EXPECT_TRUE(s->names.contains(p)) << r.version.str() << " " << platform_name(p);
+  }
+}
+
+TEST(Kb, EveryMustLoadComponentIsNamedOnEveryPlatform) {
+  for (const auto& s : the_kb().library_sets()) {
+    for (const auto& [p, names] : s.names) {
+      for (const auto& c : s.must_load) {
+        bool named = std::any_of(names.begin(), names.end(), [&](const LibraryName& n) { return n.component == c; });
+        EXPECT_TRUE(named) << s.id << " " << platform_name(p) << ": " << c;
+      }
+      EXPECT_EQ(names.front().component, "driver") << s.id;
+    }
+  }
+}
+
+TEST(Kb, TfLibraryNamesAreShippedByTheTfCuda) {
+  // What TF asks the loader for must be a file its own CUDA release ships.
+  for (const auto& r : the_kb().tf_releases()) {
+    const CudaRelease* c = the_kb().find_cuda(r.cuda);
+    ASSERT_NE(c, nullptr);
+    for (Platform p : r.gpu_platforms) {
+      for (const auto& l : the_kb().tf_libraries(r, p).libraries) {
+        if (l.component == "driver" || l.component == "cudnn") continue;
+        auto shipped = c->library(p, l.component);
+        if (!shipped) continue;  // toolkit names not sourced for this release
+        EXPECT_EQ(*shipped, l.file) << "TF " << r.version.str() << " " << platform_name(p) << " " << l.component;
+      }
+    }
+  }
+}
+
+TEST(Kb, LinuxLibraryNamesAreVersionedSonames) {
+  const std::regex soname(R"(^lib[A-Za-z_]+\.so\.\d+(\.\d+)?$)");
+  auto check = [&](const std::string& file, const std::string& where) {
+    EXPECT_TRUE(std::regex_match(file, soname)) << where << ": " << file;
+  };
+  for (const auto& s : the_kb().library_sets())
+    if (s.names.contains(Platform::kLinux))
+      for (const auto& n : s.names.at(Platform::kLinux)) check(n.file, s.id);
+  for (const auto& c : the_kb().cuda_releases())
+    if (c.libraries.contains(Platform::kLinux))
+      for (const auto& n : c.libraries.at(Platform::kLinux)) check(n.file, "cuda " + c.version.str());
+  for (const auto& m : the_kb().cudnn_majors())
+    for (const auto& f : m.libraries.at(Platform::kLinux)) check(f, "cudnn major");
+}
+
+TEST(Kb, WindowsLibraryNamesFollowTheDllRule) {
+  // <name>64_<N>.dll (nvrtc64_112_0.dll), nvJitLink_<N>_0.dll, and the driver nvcuda.dll.
+  const std::regex dll(R"(^([A-Za-z_]+64_\d+(_\d+)?|nvJitLink_\d+_0|nvcuda)\.dll$)");
+  auto check = [&](const std::string& file, const std::string& where) {
+    EXPECT_TRUE(std::regex_match(file, dll)) << where << ": " << file;
+  };
+  for (const auto& s : the_kb().library_sets())
+    if (s.names.contains(Platform::kWindows))
+      for (const auto& n : s.names.at(Platform::kWindows)) check(n.file, s.id);
+  for (const auto& c : the_kb().cuda_releases())
+    if (c.libraries.contains(Platform::kWindows))
+      for (const auto& n : c.libraries.at(Platform::kWindows)) check(n.file, "cuda " + c.version.str());
+  for (const auto& m : the_kb().cudnn_majors())
+    for (const auto& f : m.libraries.at(Platform::kWindows)) check(f, "cudnn major");
+}
+
+TEST(Kb, CudaReleasesAreSortedUniqueMajorMinor) {
+  auto rel = the_kb().cuda_releases();
+  for (size_t i = 0; i < rel.size(); ++i) {
+    EXPECT_EQ(rel[i].version.size(), 2u) << rel[i].version.str();
+    if (i) EXPECT_LT(rel[i - 1].version, rel[i].version);
+  }
+  EXPECT_EQ(rel.front().version.str(), "9.0");
+  EXPECT_EQ(rel.back().version.major(), 13);
+}
+
+TEST(Kb, CudaToolkitDriversNeverGoDown) {
+  auto rel = the_kb().cuda_releases();
+  for (size_t i = 1; i < rel.size(); ++i) {
+    EXPECT_LE(rel[i - 1].driver_linux, rel[i].driver_linux) << rel[i].version.str();
+    if (rel[i - 1].driver_windows && rel[i].driver_windows)
+      EXPECT_LE(*rel[i - 1].driver_windows, *rel[i].driver_windows) << rel[i].version.str();
+    for (const auto& u : rel[i].updates)  // an RC (11.0.1) precedes its GA; updates follow it
+      if (contains(u.label, "Update")) EXPECT_LE(rel[i].driver_linux, u.driver_linux) << u.label;
+  }
+}
+
+TEST(Kb, CudaArchitectureRangesAreOrdered) {
+  auto rel = the_kb().cuda_releases();
+  for (size_t i = 0; i < rel.size(); ++i) {
+    EXPECT_LE(rel[i].sass_min, rel[i].sass_max) << rel[i].version.str();
+    if (i) EXPECT_LE(rel[i - 1].sass_min, rel[i].sass_min) << rel[i].version.str();
+    for (const auto& d : rel[i].dropped) EXPECT_LT(d, rel[i].sass_min) << rel[i].version.str();
+  }
+}
+
+TEST(Kb, EveryCudaMajorHasADriverFamily) {
+  for (const auto& c : the_kb().cuda_releases()) {
+    const CudaFamily* f = the_kb().cuda_family(c.version.major());
+    ASSERT_NE(f, nullptr) << c.version.str();
+    if (f->minor_version_compat) EXPECT_TRUE(f->driver_linux && f->driver_windows) << f->major;
+    // Running a toolkit never needs more than the driver bundled with it.
+    for (Platform p : {Platform::kLinux, Platform::kWindows}) {
+      auto compat = the_kb().min_driver(c.version, p, DriverPolicy::kMinorVersionCompat);
+      auto exact = the_kb().min_driver(c.version, p, DriverPolicy::kToolkitExact);
+      ASSERT_TRUE(compat && exact) << c.version.str();
+      EXPECT_LE(compat->min_driver, exact->min_driver) << c.version.str() << " " << platform_name(p);
+    }
+  }
+}
+
+TEST(Kb, CudnnReleasesAreSortedAndTheirCudaRangesDoNotOverlap) {
+  auto rel = the_kb().cudnn_releases();
+  for (size_t i = 0; i < rel.size(); ++i) {
+    if (i) EXPECT_LT(rel[i - 1].version, rel[i].version);
+    EXPECT_NE(the_kb().cudnn_major(rel[i].version.major()), nullptr) << rel[i].version.str();
+    ASSERT_FALSE(rel[i].cuda.empty()) << rel[i].version.str();
+    for (size_t a = 0; a < rel[i].cuda.size(); ++a)
+      for (size_t b = a + 1; b < rel[i].cuda.size(); ++b) {
+        const auto& x = rel[i].cuda[a];
+        const auto& y = rel[i].cuda[b];
+        bool overlap = x.contains(*y.lo()) || x.contains(*y.hi()) || y.contains(*x.lo()) || y.contains(*x.hi());
+        EXPECT_FALSE(overlap) << rel[i].version.str() << ": " << x.str() << " / " << y.str();
+      }
+    for (const auto& r : rel[i].cuda) {
+      EXPECT_NE(the_kb().find_cuda(*r.lo()), nullptr) << rel[i].version.str() << " " << r.str();
+      EXPECT_NE(the_kb().find_cuda(*r.hi()), nullptr) << rel[i].version.str() << " " << r.str();
+    }
+  }
+}
+
+TEST(Kb, GpuPciIdsAreUniqueAndLowerCase) {
+  std::set<std::pair<uint16_t, uint16_t>> seen;
+  for (const auto& g : the_kb().gpus()) {
+    EXPECT_TRUE(seen.insert({g.vendor, g.device}).second) << g.pci_id;
+    EXPECT_EQ(g.pci_id, to_lower(g.pci_id));
+    EXPECT_EQ(g.vendor, 0x10de) << g.pci_id;
+  }
+}
+
+TEST(Kb, EveryGpuHasAnArchitecture) {
+  for (const auto& g : the_kb().gpus()) EXPECT_FALSE(the_kb().architecture_name(g.cc).empty()) << g.pci_id;
+}
+
+TEST(Kb, ArchitectureRangesDoNotOverlap) {
+  auto a = the_kb().architectures();
+  for (size_t i = 0; i < a.size(); ++i)
+    for (size_t j = i + 1; j < a.size(); ++j)
+      EXPECT_FALSE(a[i].cc.contains(*a[j].cc.lo()) || a[j].cc.contains(*a[i].cc.lo())) << a[i].name << " / " << a[j].name;
+}
+
+TEST(Kb, TfCompiledArchitecturesParse) {
+  for (const auto& r : the_kb().tf_releases())
+    for (const auto& c : r.compute_capabilities) {
+      EXPECT_TRUE(starts_with(c, "sm_") || starts_with(c, "compute_")) << r.version.str() << " " << c;
+      EXPECT_TRUE(ComputeCapability::parse(c).has_value()) << c;
+    }
+}
+
+TEST(Kb, PackageAndNoteRangesNameKnownReleases) {
+  auto known = [](const Version& v) { return the_kb().find_tf(v) != nullptr; };
+  for (const auto& p : the_kb().packages()) {
+    ASSERT_TRUE(p.tf.lo() && p.tf.hi()) << p.name;
+    EXPECT_TRUE(known(*p.tf.lo()) && known(*p.tf.hi())) << p.name << " " << p.tf.str();
+    EXPECT_TRUE(p.role == "gpu" || p.role == "cpu" || p.role == "alias" || p.role == "installer" || p.role == "removed")
+        << p.role;
+  }
+  for (const auto& n : the_kb().platform_notes()) EXPECT_TRUE(known(*n.tf.lo()) && known(*n.tf.hi())) << n.tf.str();
+  for (const auto& a : the_kb().and_cuda()) EXPECT_TRUE(known(*a.tf.lo()) && known(*a.tf.hi())) << a.tf.str();
+}
+
+TEST(Kb, PackageRangesDoNotOverlapForTheSameNameAndPlatform) {
+  auto pk = the_kb().packages();
+  for (size_t i = 0; i < pk.size(); ++i)
+    for (size_t j = i + 1; j < pk.size(); ++j) {
+      if (pk[i].name != pk[j].name) continue;
+      for (Platform p : pk[i].platforms) {
+        if (std::find(pk[j].platforms.begin(), pk[j].platforms.end(), p) == pk[j].platforms.end()) continue;
+        bool overlap = pk[i].tf.contains(*pk[j].tf.lo()) || pk[j].tf.contains(*pk[i].tf.lo());
+        EXPECT_FALSE(overlap) << pk[i].name << " " << pk[i].tf.str() << " / " << pk[j].tf.str();
+      }
+    }
+}
+
+TEST(Kb, PlatformNotesCoverEveryTfWithoutAGpuBuild) {
+  for (const auto& r : the_kb().tf_releases())
+    for (Platform p : {Platform::kWindows, Platform::kMacos})
+      if (!r.has_gpu_build(p))
+        EXPECT_NE(the_kb().platform_note(r, p), nullptr) << r.version.str() << " " << platform_name(p);
+}
+
+TEST(Kb, YankedReleasesPointToARow) {
+  for (const auto& y : the_kb().yanked()) {
+    const TfRelease* r = the_kb().find_tf(y.use);
+    ASSERT_NE(r, nullptr);
+    EXPECT_EQ(r->version, y.use);
+  }
+}
+
+TEST(Kb, PythonListsAreAscendingAndUnique) {
+  for (const auto& r : the_kb().tf_releases())
+    for (const auto& [p, list] : r.python)
+      for (size_t i = 1; i < list.size(); ++i) EXPECT_LT(list[i - 1], list[i]) << r.version.str();
+}
+
+TEST(Kb, MalformedTomlIsAnInputErrorNamingTheFile) {
+  EmbeddedFile bad[] = {{"tensorflow.toml", "[[release]]\nversion = \"2.x\"\n"}};
+  auto kb = load_texts(bad);
+  ASSERT_FALSE(kb);
+  EXPECT_EQ(kb.error().kind, ErrorKind::kInput);
+  EXPECT_NE(kb.error().message.find("tensorflow.toml"), std::string::npos) << kb.error().message;
+  EmbeddedFile syntax[] = {{"cuda.toml", "[[release]\n"}};
+  EXPECT_FALSE(load_texts(syntax));
+}
+
+TEST(Kb, RowWithoutSourceIsRejected) {
+  EmbeddedFile files[] = {{"tensorflow.toml",
+                           "[[release]]\nversion = \"2.10.0\"\ncuda = \"11.2\"\ncudnn = \"8.1\"\n"
+                           "gpu_platforms = [\"linux\"]\nlibrary_set = \"x\"\n"}};
+  auto kb = load_texts(files);
+  ASSERT_FALSE(kb);
+  EXPECT_NE(kb.error().message.find("source"), std::string::npos) << kb.error().message;
+}
+
+// ---- facts: the blog table's wrong cells (tensorflow.md 1e) ----------------------
+
+TEST(KbFacts, Tf212And213UseCudnn86NotTheBlogs87) {
+  EXPECT_EQ(tf("2.12").cudnn.str(), "8.6");
+  EXPECT_EQ(tf("2.13").cudnn.str(), "8.6");
+  EXPECT_EQ(tf("2.14").cudnn.str(), "8.7");
+}
+
+TEST(KbFacts, Tf215IsCuda122Cudnn89Python39To311) {
+  EXPECT_EQ(tf("2.15").cuda.str(), "12.2");
+  EXPECT_EQ(tf("2.15").cudnn.str(), "8.9");
+  EXPECT_EQ(py("2.15", Platform::kLinux), "3.9-3.11");
+}
+
+TEST(KbFacts, PythonDroppedAndAddedWhereTheDocsSay) {
+  EXPECT_EQ(py("2.14", Platform::kLinux), "3.9-3.11");  // no 3.8 from 2.14 (blog: 3.8-3.11)
+  EXPECT_EQ(py("2.13", Platform::kLinux), "3.8-3.11");
+  EXPECT_EQ(py("2.10", Platform::kLinux), "3.7-3.10");  // no 3.11 before 2.12 (blog: 3.7-3.11)
+  EXPECT_EQ(py("2.11", Platform::kLinux), "3.7-3.10");
+  EXPECT_EQ(py("2.7", Platform::kLinux), "3.7-3.9");    // blog: 3.6-3.9
+  EXPECT_EQ(py("2.8", Platform::kLinux), "3.7-3.10");
+  EXPECT_EQ(py("2.9", Platform::kLinux), "3.7-3.10");
+  EXPECT_EQ(py("2.5", Platform::kLinux), "3.6-3.9");
+  EXPECT_EQ(py("2.16", Platform::kLinux), "3.9-3.12");
+  EXPECT_EQ(py("2.20", Platform::kLinux), "3.9-3.13");
+  EXPECT_EQ(py("2.21", Platform::kLinux), "3.10-3.13");
+  EXPECT_EQ(py("2.1", Platform::kLinux), "2.7, 3.5-3.7");
+}
+
+TEST(KbFacts, NativeWindowsGpuEndsAt210) {
+  EXPECT_TRUE(tf("2.10").has_gpu_build(Platform::kWindows));
+  for (auto v : {"2.11", "2.12", "2.13", "2.14", "2.15", "2.21"}) {
+    EXPECT_FALSE(tf(v).has_gpu_build(Platform::kWindows)) << v;
+    EXPECT_TRUE(tf(v).has_gpu_build(Platform::kLinux)) << v;
+  }
+  EXPECT_FALSE(tf("2.10").has_gpu_build(Platform::kMacos));
+  EXPECT_EQ(py("2.10", Platform::kWindows), "3.7-3.10");
+}
+
+TEST(KbFacts, Tf216To221UseCuda123Then125) {
+  EXPECT_EQ(tf("2.16").cuda.str(), "12.3");
+  EXPECT_EQ(tf("2.17").cudnn.str(), "8.9");
+  EXPECT_EQ(tf("2.18").cuda.str(), "12.5");
+  EXPECT_EQ(tf("2.21").cudnn.str(), "9.3");
+  EXPECT_EQ(tf("2.4").cuda.str(), "11.0");
+  EXPECT_EQ(tf("1.13").cudnn.str(), "7.4");
+}
+
+TEST(KbFacts, Tf2160IsYankedAndMapsTo2161) {
+  auto r = the_kb().find_tf("2.16.0");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->release->version.str(), "2.16.1");
+  EXPECT_NE(r->note.find("yanked"), std::string::npos);
+  EXPECT_EQ(the_kb().find_tf("2.16")->release->version.str(), "2.16.1");
+  EXPECT_EQ(the_kb().find_tf("2.10.1")->release->version.str(), "2.10.0");
+}
+
+TEST(KbFacts, UnknownTfSuggestsTheNearestReleases) {
+  auto r = the_kb().find_tf("2.22");
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().kind, ErrorKind::kNotFound);
+  EXPECT_NE(r.error().message.find("did you mean 2.21, 2.20?"), std::string::npos) << r.error().message;
+  auto bad = the_kb().find_tf("two");
+  ASSERT_FALSE(bad);
+  EXPECT_EQ(bad.error().kind, ErrorKind::kInput);
+}
+
+// ---- facts: library names (tensorflow.md 3) ----------------------------------------
+
+TEST(KbFacts, WindowsCuda11LoadsCudart110NotBuildInfos112) {
+  EXPECT_EQ(tf_lib("2.10", Platform::kWindows, "cudart"), "cudart64_110.dll");
+  EXPECT_EQ(tf_lib("2.5", Platform::kWindows, "cudnn"), "cudnn64_8.dll");
+  EXPECT_EQ(tf_lib("2.10", Platform::kWindows, "driver"), "nvcuda.dll");
+  EXPECT_EQ(tf_lib("2.10", Platform::kLinux, "cudart"), "libcudart.so.11.0");
+}
+
+TEST(KbFacts, Tf24WantsCusolver10) {
+  EXPECT_EQ(tf_lib("2.4", Platform::kWindows, "cusolver"), "cusolver64_10.dll");
+  EXPECT_EQ(tf_lib("2.4", Platform::kLinux, "cusolver"), "libcusolver.so.10");
+  EXPECT_EQ(tf_lib("2.5", Platform::kLinux, "cusolver"), "libcusolver.so.11");
+  EXPECT_EQ(*the_kb().find_cuda(V("11.1"))->library(Platform::kWindows, "cusolver"), "cusolver64_11.dll");
+}
+
+TEST(KbFacts, OldCudaNamesUseMajorMinor) {
+  EXPECT_EQ(tf_lib("1.13", Platform::kWindows, "cudart"), "cudart64_100.dll");
+  EXPECT_EQ(tf_lib("2.0", Platform::kLinux, "cublas"), "libcublas.so.10.0");
+  EXPECT_EQ(tf_lib("2.3", Platform::kLinux, "cublas"), "libcublas.so.10");
+  EXPECT_EQ(tf_lib("2.3", Platform::kLinux, "cudart"), "libcudart.so.10.1");
+}
+
+TEST(KbFacts, NewestTfNoLongerGatesOnCurand) {
+  EXPECT_TRUE(tf_must_load("2.17", Platform::kLinux, "curand"));
+  EXPECT_FALSE(tf_must_load("2.18", Platform::kLinux, "curand"));
+  EXPECT_TRUE(tf_must_load("2.18", Platform::kLinux, "cublasLt"));
+  EXPECT_FALSE(tf_must_load("2.18", Platform::kLinux, "driver"));
+  EXPECT_EQ(tf_lib("2.18", Platform::kLinux, "cudnn"), "libcudnn.so.9");
+  EXPECT_EQ(tf_lib("2.15", Platform::kLinux, "cufft"), "libcufft.so.11");
+}
+
+TEST(KbFacts, CpuOnlyPlatformHasNoLibrariesButANote) {
+  auto libs = the_kb().tf_libraries(tf("2.12"), Platform::kWindows);
+  EXPECT_FALSE(libs.gpu_build);
+  EXPECT_TRUE(libs.libraries.empty());
+  ASSERT_FALSE(libs.notes.empty());
+  EXPECT_NE(libs.notes.front().find("CPU-only"), std::string::npos);
+}
+
+TEST(KbFacts, CudaToolkitLibraryNames) {
+  const auto* c12 = the_kb().find_cuda(V("12.4"));
+  EXPECT_EQ(*c12->library(Platform::kWindows, "cudart"), "cudart64_12.dll");
+  EXPECT_EQ(*c12->library(Platform::kLinux, "nvJitLink"), "libnvJitLink.so.12");
+  EXPECT_EQ(*the_kb().find_cuda(V("11.8"))->library(Platform::kWindows, "nvrtc"), "nvrtc64_112_0.dll");
+  EXPECT_EQ(*the_kb().find_cuda(V("13.0"))->library(Platform::kLinux, "cusparse"), "libcusparse.so.12");
+  EXPECT_EQ(*the_kb().find_cuda(V("13.1"))->library(Platform::kLinux, "curand"), "libcurand.so.10");
+}
+
+TEST(KbFacts, AndCudaExtraOf214PinsCuda11Wheels) {
+  const AndCudaPins* a = the_kb().and_cuda_for(tf("2.14"));
+  ASSERT_NE(a, nullptr);
+  EXPECT_NE(std::find(a->wheels.begin(), a->wheels.end(), "nvidia-cudnn-cu11==8.7.0.84"), a->wheels.end());
+  EXPECT_EQ(the_kb().and_cuda_for(tf("2.13")), nullptr);
+}
+
+TEST(KbFacts, TensorflowGpuIsARemovedStubAt212) {
+  auto pk = the_kb().packages_for(tf("2.12"), Platform::kLinux);
+  bool removed = std::any_of(pk.begin(), pk.end(), [](const TfPackage* p) {
+    return p->name == "tensorflow-gpu" && p->role == "removed";
+  });
+  EXPECT_TRUE(removed);
+  auto win = the_kb().packages_for(tf("2.11"), Platform::kWindows);
+  bool installer = std::any_of(win.begin(), win.end(), [](const TfPackage* p) {
+    return p->name == "tensorflow" && p->role == "installer";
+  });
+  EXPECT_TRUE(installer);
+}
+
+// ---- facts: drivers (nvidia.md 1) -----------------------------------------------------
+
+TEST(KbFacts, Cuda112NeedsFamilyOrToolkitDriver) {
+  auto compat = the_kb().min_driver(V("11.2"), Platform::kWindows, DriverPolicy::kMinorVersionCompat);
+  ASSERT_TRUE(compat);
+  EXPECT_EQ(compat->min_driver.str(), "452.39");
+  auto exact = the_kb().min_driver(V("11.2"), Platform::kWindows, DriverPolicy::kToolkitExact);
+  ASSERT_TRUE(exact);
+  EXPECT_EQ(exact->min_driver.str(), "460.82");
+  EXPECT_EQ(driver_version_str(
+                the_kb().min_driver(V("11.8"), Platform::kLinux, DriverPolicy::kMinorVersionCompat)->min_driver),
+            "450.80.02");
+  EXPECT_EQ(the_kb().min_driver(V("12.3"), Platform::kLinux, DriverPolicy::kMinorVersionCompat)->min_driver,
+            V("525.60.13"));
+}
+
+TEST(KbFacts, Cuda110KeepsItsOwnOlderDriverBelowTheFamilyMinimum) {
+  // CUDA 11.0 shipped with 450.51.05; 450.80.02 is what the whole 11.x family needs.
+  auto d = the_kb().min_driver(V("11.0"), Platform::kLinux, DriverPolicy::kMinorVersionCompat);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(driver_version_str(d->min_driver), "450.51.05");
+  EXPECT_EQ(driver_version_str(
+                the_kb().min_driver(V("11.1"), Platform::kLinux, DriverPolicy::kMinorVersionCompat)->min_driver),
+            "450.80.02");
+}
+
+TEST(KbFacts, Cuda10HasNoMinorVersionCompatibility) {
+  auto d = the_kb().min_driver(V("10.1"), Platform::kLinux, DriverPolicy::kMinorVersionCompat);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->min_driver, V("418.39"));
+  EXPECT_EQ(d->policy, DriverPolicy::kToolkitExact);
+}
+
+TEST(KbFacts, Cuda13OnWindowsFallsBackToTheFamilyMinimum) {
+  auto d = the_kb().min_driver(V("13.0"), Platform::kWindows, DriverPolicy::kToolkitExact);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->min_driver, V("580"));
+  EXPECT_EQ(the_kb().min_driver(V("13.0"), Platform::kLinux, DriverPolicy::kToolkitExact)->min_driver, V("580.65.06"));
+  EXPECT_FALSE(the_kb().min_driver(V("12.0"), Platform::kMacos, DriverPolicy::kToolkitExact));
+}
+
+TEST(KbFacts, Driver52206OnWindowsRunsUpToCuda118) {
+  auto d = the_kb().newest_cuda_for_driver(V("522.06"), Platform::kWindows);
+  ASSERT_TRUE(d.newest_cuda_toolkit_exact && d.newest_cuda_minor_compat);
+  EXPECT_EQ(d.newest_cuda_toolkit_exact->str(), "11.8");
+  EXPECT_EQ(d.newest_cuda_minor_compat->str(), "11.8");
+  EXPECT_EQ(driver_version_str(*the_kb().find_cuda(V("11.8"))->driver_windows), "520.06");  // as printed (sic)
+}
+
+TEST(KbFacts, Driver45080RunsAll11xButOnlyCuda110Fully) {
+  auto d = the_kb().newest_cuda_for_driver(V("450.80.02"), Platform::kLinux);
+  EXPECT_EQ(d.newest_cuda_toolkit_exact->str(), "11.0");
+  EXPECT_EQ(d.newest_cuda_minor_compat->str(), "11.8");
+  auto d535 = the_kb().newest_cuda_for_driver(V("535.104.05"), Platform::kLinux);
+  EXPECT_EQ(d535.newest_cuda_toolkit_exact->str(), "12.2");
+  EXPECT_EQ(d535.newest_cuda_minor_compat->str(), "12.9");
+}
+
+TEST(KbFacts, CudaArchitectureDrops) {
+  const auto* c12 = the_kb().find_cuda(V("12.0"));
+  EXPECT_EQ(c12->sass_min.str(), "5.0");
+  EXPECT_NE(std::find(c12->dropped.begin(), c12->dropped.end(), ComputeCapability{3, 7}), c12->dropped.end());
+  EXPECT_EQ(the_kb().find_cuda(V("13.0"))->sass_min.str(), "7.5");
+  EXPECT_EQ(the_kb().find_cuda(V("11.0"))->sass_min.str(), "3.5");
+  EXPECT_EQ(the_kb().find_cuda(V("11.8"))->sass_max.str(), "9.0");
+}
+
+// ---- facts: cuDNN (nvidia.md 3) --------------------------------------------------------
+
+TEST(KbFacts, CudnnVersionEncodingChangedIn9) {
+  EXPECT_EQ(the_kb().decode_cudnn_version(8907)->str(), "8.9.7");
+  EXPECT_EQ(the_kb().decode_cudnn_version(7605)->str(), "7.6.5");
+  EXPECT_EQ(the_kb().decode_cudnn_version(90100)->str(), "9.1.0");
+  EXPECT_EQ(the_kb().decode_cudnn_version(91001)->str(), "9.10.1");
+  EXPECT_FALSE(the_kb().decode_cudnn_version(42));
+  EXPECT_EQ(the_kb().cudnn_major(8)->header, "cudnn_version.h");
+  EXPECT_EQ(the_kb().cudnn_major(7)->header, "cudnn.h");
+}
+
+TEST(KbFacts, CudnnWindowsZlibwapiFrom83NotIn9) {
+  EXPECT_EQ(the_kb().find_cudnn(V("8.1"))->windows_zlibwapi, Tristate::kNo);
+  EXPECT_EQ(the_kb().find_cudnn(V("8.3"))->windows_zlibwapi, Tristate::kYes);
+  EXPECT_EQ(the_kb().find_cudnn(V("9.0"))->windows_zlibwapi, Tristate::kNo);
+}
+
+TEST(KbFacts, CudnnCudaSupport) {
+  EXPECT_TRUE(the_kb().find_cudnn(V("8.1"))->supports_cuda(V("11.2")));
+  EXPECT_FALSE(the_kb().find_cudnn(V("8.1"))->supports_cuda(V("11.8")));
+  EXPECT_TRUE(the_kb().find_cudnn(V("7.6.5"))->supports_cuda(V("10.2")));
+  EXPECT_FALSE(the_kb().find_cudnn(V("7.6.2"))->supports_cuda(V("10.2")));
+  const auto* c917 = the_kb().find_cudnn(V("9.17"));
+  EXPECT_FALSE(c917->supports_cuda(V("11.8")));
+  EXPECT_EQ(c917->min_cc->str(), "7.5");
+  EXPECT_EQ(the_kb().cudnn_major(9)->libraries.at(Platform::kWindows).front(), "cudnn64_9.dll");
+}
+
+// ---- facts: GPUs (nvidia.md 4 and 7) ---------------------------------------------------
+
+TEST(KbFacts, GpuLookupByPciIdGivesNameAndCc) {
+  auto g = the_kb().find_gpu_by_pci("10de:2504");
+  ASSERT_TRUE(g);
+  EXPECT_EQ((*g)->name, "GeForce RTX 3060 Lite Hash Rate");
+  EXPECT_EQ((*g)->cc.str(), "8.6");
+  EXPECT_EQ((*the_kb().find_gpu_by_pci("PCI\\VEN_10DE&DEV_2335&SUBSYS_18BE10DE"))->name, "H200 SXM 141GB");
+  EXPECT_EQ((*the_kb().find_gpu_by_pci("0x102D"))->cc.str(), "3.7");  // K80
+  EXPECT_FALSE(the_kb().find_gpu_by_pci("10de:zzzz"));
+  EXPECT_EQ(the_kb().find_gpu_by_pci("10de:ffff").error().kind, ErrorKind::kNotFound);
+}
+
+TEST(KbFacts, GpuLookupByNameIgnoresVendorWords) {
+  auto g = the_kb().find_gpus_by_name("NVIDIA GeForce RTX 3060");
+  ASSERT_TRUE(g);
+  std::vector<std::string> ids;
+  for (const Gpu* x : *g) ids.push_back(x->pci_id);
+  EXPECT_EQ(ids, (std::vector<std::string>{"10de:2487", "10de:2503", "10de:2544"}));
+  EXPECT_EQ(the_kb().find_gpus_by_name("rtx 4090")->front()->pci_id, "10de:2684");
+  auto missing = the_kb().find_gpus_by_name("RTX 9999");
+  ASSERT_FALSE(missing);
+  EXPECT_NE(missing.error().message.find("did you mean"), std::string::npos);
+}
+
+TEST(KbFacts, GpuPeaksAndMemory) {
+  const Gpu* h200 = the_kb().find_gpu(0x10de, 0x2335);
+  ASSERT_NE(h200, nullptr);
+  EXPECT_EQ(*h200->memory_gb, 141);
+  EXPECT_EQ(*h200->peak->bandwidth_gbs, 4800);
+  EXPECT_FALSE(h200->peak->prov.verified);  // compute figures taken from H100
+  const Gpu* h100 = the_kb().find_gpu(0x10de, 0x2330);
+  EXPECT_DOUBLE_EQ(*h100->peak->bf16_tflops, 989.4);
+  EXPECT_DOUBLE_EQ(*h100->peak->tf32_tflops, 494.7);
+  const Gpu* a100 = the_kb().find_gpu(0x10de, 0x20b0);
+  EXPECT_DOUBLE_EQ(*a100->peak->fp16_tflops, 312);
+  EXPECT_DOUBLE_EQ(*a100->peak->bandwidth_gbs, 1555);
+  EXPECT_DOUBLE_EQ(*the_kb().find_gpu(0x10de, 0x2684)->peak->fp32_tflops, 82.6);
+  EXPECT_EQ(the_kb().find_gpu(0x10de, 0x2182)->tensor_cores, false);  // GTX 1660 Ti
+  EXPECT_EQ(the_kb().architecture_name({12, 0}), "Blackwell");
+  EXPECT_EQ(the_kb().architecture_name({8, 9}), "Ada Lovelace");
+}
+
+TEST(KbFacts, Tf218IgnoresMaxwellAndJitsHopper) {
+  const auto& kb = the_kb();
+  EXPECT_EQ(kb.tf_cc_support(tf("2.18"), {5, 2}).support, CcSupport::kIgnored);  // GTX 980
+  EXPECT_EQ(kb.tf_cc_support(tf("2.18"), {5, 2}).min_required->str(), "6.0");
+  EXPECT_EQ(kb.tf_cc_support(tf("2.18"), {9, 0}).support, CcSupport::kPtxJit);  // H100: compute_90 only
+  EXPECT_EQ(kb.tf_cc_support(tf("2.18"), {12, 0}).support, CcSupport::kPtxJit);  // RTX 50xx
+  EXPECT_EQ(kb.tf_cc_support(tf("2.18"), {8, 9}).support, CcSupport::kNative);   // sm_89
+  EXPECT_EQ(kb.tf_cc_support(tf("2.18"), {8, 6}).support, CcSupport::kNative);   // sm_80 runs on 8.6
+  EXPECT_EQ(kb.tf_cc_support(tf("2.18"), {7, 5}).support, CcSupport::kNative);   // sm_70 runs on 7.5
+}
+
+TEST(KbFacts, Tf28HasSm35ToCompute80) {
+  const auto& kb = the_kb();
+  EXPECT_EQ(kb.tf_cc_support(tf("2.8"), {8, 6}).support, CcSupport::kPtxJit);  // RTX 30xx: JIT from compute_80
+  EXPECT_EQ(kb.tf_cc_support(tf("2.8"), {3, 7}).support, CcSupport::kNative);  // K80 on sm_35
+  EXPECT_EQ(kb.tf_cc_support(tf("2.8"), {3, 0}).support, CcSupport::kIgnored);
+  EXPECT_TRUE(tf("2.8").cc_prov.verified);
+  EXPECT_EQ(kb.tf_cc_support(tf("2.15"), {8, 6}).support, CcSupport::kUnknown);
+}
+
+TEST(KbFacts, ComputeCapabilityParsesEveryNvccSpelling) {
+  EXPECT_EQ(ComputeCapability::parse("sm_86")->str(), "8.6");
+  EXPECT_EQ(ComputeCapability::parse("compute_90")->str(), "9.0");
+  EXPECT_EQ(ComputeCapability::parse("sm_120")->str(), "12.0");
+  EXPECT_EQ(ComputeCapability::parse("86")->str(), "8.6");
+  EXPECT_EQ(ComputeCapability::parse("10.0")->str(), "10.0");
+  EXPECT_FALSE(ComputeCapability::parse("sm_x"));
+  EXPECT_FALSE(ComputeCapability::parse("8.6.1"));
+}
+
+TEST(KbFacts, CitationsResolveSourceIdsToUrls) {
+  Citation c = the_kb().cite(tf("2.10"));
+  ASSERT_FALSE(c.sources.empty());
+  EXPECT_EQ(c.sources.front().find("https://www.tensorflow.org/install/source#gpu"), 0u);
+  EXPECT_NE(c.sources.front().find("@7c3650212740204359d4ceae481abc79345541be"), std::string::npos);
+  EXPECT_TRUE(c.verified);
+  EXPECT_FALSE(the_kb().cite(*the_kb().find_cudnn(V("8.6"))).verified);
+}
+
+}  // namespace
+}  // namespace tfgpu::kb
