@@ -10,6 +10,7 @@
 #include "binfmt/ld_cache.h"
 #include "host/host.h"
 #include "support/binfmt_fixtures.h"
+#include "support/ld_cache_builder.h"
 #include "util/strings.h"
 
 namespace tfgpu::binfmt {
@@ -148,6 +149,55 @@ TEST(LdCache, ArchNamesMatchTheSnapshotVocabulary) {
   EXPECT_EQ(ldconfig_flags_text(0x0303), "libc6,x86-64");
   EXPECT_EQ(ldconfig_flags_text(0x0003), "libc6");
   EXPECT_EQ(ldconfig_flags_text(0x0a03), "libc6,AArch64");
+}
+
+}  // namespace
+}  // namespace tfgpu::binfmt
+
+namespace tfgpu::binfmt {
+namespace {
+
+using test::LdCacheBuilder;
+
+LdCacheBuilder two_entries(LdCacheBuilder::Layout layout) {
+  LdCacheBuilder b;
+  b.layout = layout;
+  b.entries = {{"libcudart.so.12", "/usr/local/cuda/lib64/libcudart.so.12", 0x0303, 0},
+               {"libcudart.so.12", "/usr/lib/i386-linux-gnu/libcudart.so.12", 0x0003, 0}};
+  return b;
+}
+
+TEST(LdCacheBuilt, EachLayoutGivesTheSameEntriesInFileOrder) {
+  for (auto layout : {LdCacheBuilder::Layout::kOld, LdCacheBuilder::Layout::kNew, LdCacheBuilder::Layout::kCompat}) {
+    auto c = parse_ld_cache(two_entries(layout).build(), "cache");
+    ASSERT_TRUE(c) << c.error().message;
+    ASSERT_EQ(c->records.size(), 2u);
+    EXPECT_EQ(c->records[0].entry.name, "libcudart.so.12");
+    EXPECT_EQ(c->records[0].entry.path, "/usr/local/cuda/lib64/libcudart.so.12");
+    EXPECT_EQ(c->records[0].entry.arch, "x86-64");
+    EXPECT_EQ(c->records[1].entry.path, "/usr/lib/i386-linux-gnu/libcudart.so.12");
+    EXPECT_EQ(c->records[1].entry.arch, "i386");
+  }
+  EXPECT_EQ(parse_ld_cache(two_entries(LdCacheBuilder::Layout::kOld).build())->format, LdCacheFormat::kOld);
+  EXPECT_EQ(parse_ld_cache(two_entries(LdCacheBuilder::Layout::kNew).build())->format, LdCacheFormat::kNew);
+  EXPECT_EQ(parse_ld_cache(two_entries(LdCacheBuilder::Layout::kCompat).build())->format, LdCacheFormat::kCompat);
+}
+
+TEST(LdCacheBuilt, HwcapIsKeptForTheLoaderModel) {
+  LdCacheBuilder b;
+  b.entries = {{"libm.so.6", "/lib/x86_64-linux-gnu/glibc-hwcaps/x86-64-v3/libm.so.6", 0x0303, 0x4000000000000001ull}};
+  auto c = parse_ld_cache(b.build());
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->records[0].hwcap, 0x4000000000000001ull);
+}
+
+TEST(LdCacheBuilt, StringOffsetPastTheTableIsMalformed) {
+  std::string bytes = two_entries(LdCacheBuilder::Layout::kNew).build();
+  bytes[48 + 4] = '\x7f', bytes[48 + 5] = '\x7f';  // first entry's key
+  auto c = parse_ld_cache(bytes, "/etc/ld.so.cache");
+  ASSERT_FALSE(c);
+  EXPECT_EQ(c.error().kind, ErrorKind::kInput);
+  EXPECT_EQ(c.error().message, "/etc/ld.so.cache: truncated cache string table at offset 0x7f7f");
 }
 
 }  // namespace

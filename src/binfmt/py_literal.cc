@@ -229,6 +229,7 @@ class Parser {
     if (c == '{') return dict(depth);
     if (is_digit(c) || c == '-' || c == '+' || (c == '.' && is_digit(peek(1)))) return number();
     if (is_ident_start(c)) {
+      size_t start = i_;
       std::string name = identifier();
       if (name == "True" || name == "False") {
         PyValue v;
@@ -242,6 +243,7 @@ class Parser {
         name += "." + identifier();
       }
       if (name == "collections.OrderedDict" || name == "OrderedDict" || name == "dict") return dict_call(depth);
+      i_ = start;
       error(fmt::format("unsupported name '{}'", name));
     }
     error("unexpected " + describe_here());
@@ -399,17 +401,23 @@ class Parser {
     }
     char q = peek();
     bool triple = peek(1) == q && peek(2) == q;
+    // Errors about the string as a whole point at its opening quote, as Python's do.
+    const size_t open_i = i_, open_line = line_, open_line_start = line_start_;
+    auto unterminated = [&] {
+      i_ = open_i, line_ = open_line, line_start_ = open_line_start;
+      error("unterminated string");
+    };
     i_ += triple ? 3 : 1;
     std::string out;
     for (;;) {
-      if (at_end()) error("unterminated string");
+      if (at_end()) unterminated();
       char c = s_[i_];
       if (c == q && (!triple || (peek(1) == q && peek(2) == q))) {
         i_ += triple ? 3 : 1;
         return out;
       }
       if (c == '\n') {
-        if (!triple) error("unterminated string");
+        if (!triple) unterminated();
         out += c;
         newline();
         ++i_;
@@ -422,7 +430,7 @@ class Parser {
       }
       // Backslash.
       char e = peek(1);
-      if (e == '\0' && i_ + 1 >= s_.size()) error("unterminated string");
+      if (i_ + 1 >= s_.size()) unterminated();
       if (raw) {
         // Raw strings keep the backslash; it still stops a quote from ending the string.
         out += c;

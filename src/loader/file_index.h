@@ -1,0 +1,43 @@
+#pragma once
+// Internal to the loader model: the snapshot's library files by path, so a search can
+// ask "is this file there, and what is it" the way the loader's open() would.
+// POSIX paths are compared as spelled after lexical normalisation; Windows paths
+// case-insensitively with '/' and '\\' alike.
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "snapshot/snapshot.h"
+
+namespace tfgpu::loader {
+
+enum class PathStyle { kPosix, kWindows };
+
+class FileIndex {
+ public:
+  FileIndex(const std::vector<LibraryFile>& files, PathStyle style);
+
+  // Lexically normalised key of an absolute path.
+  std::string key(std::string_view path) const;
+  // The record at exactly this path (a symlink's own record), nullptr when absent.
+  const LibraryFile* at(std::string_view path) const;
+  // The record the path finally names, following symlink_target through the snapshot;
+  // `identity` receives the key of the final file (equal keys = the same file).
+  // A symlink whose target is not recorded answers with its own record.
+  const LibraryFile* resolve(std::string_view path, std::string* identity) const;
+  // File names recorded directly in `dir`.
+  std::vector<std::string> names_in(std::string_view dir) const;
+
+ private:
+  PathStyle style_;
+  std::map<std::string, const LibraryFile*> by_path_;
+  std::map<std::string, std::vector<std::string>> by_dir_;
+};
+
+// Directory part of a path ("/a/b/libx.so" -> "/a/b"; "libx.so" -> ""; "/libx.so" -> "/").
+std::string dir_name(std::string_view path, PathStyle style);
+std::string base_name(std::string_view path, PathStyle style);
+
+}  // namespace tfgpu::loader
