@@ -36,6 +36,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A path from UTF-8 text (fs::u8path is deprecated in C++20).
+fs::path u8(const std::string& s) { return fs::path(widen(s)); }
+
 std::string fixture_dir() { return std::string(TFGPU_TEST_BINARY_DIR) + "/win_fixtures"; }
 
 std::string lower(std::string s) {
@@ -107,12 +110,12 @@ std::string run_real_loader(const Layout& l, const std::string& out_file) {
   CloseHandle(pi.hProcess);
   if (w != WAIT_OBJECT_0) return "TIMEOUT";
   if (code != 0) return "CHILD-EXIT " + std::to_string(code);
-  return read_all(fs::u8path(out_file));
+  return read_all(u8(out_file));
 }
 
 TEST(WindowsLoaderDifferential, ModelChoosesTheFileWineLoadsOnEveryGeneratedLayout) {
-  const std::string dll64 = read_all(fs::u8path(fixture_dir() + "/tfgpu_wfx_dll.dll"));
-  const std::string exe = read_all(fs::u8path(fixture_dir() + "/tfgpu_wfx_loadlib.exe"));
+  const std::string dll64 = read_all(u8(fixture_dir() + "/tfgpu_wfx_dll.dll"));
+  const std::string exe = read_all(u8(fixture_dir() + "/tfgpu_wfx_loadlib.exe"));
   ASSERT_FALSE(dll64.empty()) << "fixture DLL not built";
   ASSERT_FALSE(exe.empty()) << "fixture exe not built";
   test::PeBuilder b32;
@@ -126,7 +129,7 @@ TEST(WindowsLoaderDifferential, ModelChoosesTheFileWineLoadsOnEveryGeneratedLayo
   GetTempPathW(MAX_PATH, tmp);
   std::string base = narrow(tmp) + "tfgpu-dll-diff-" + std::to_string(GetCurrentProcessId());
   std::error_code ec;
-  fs::remove_all(fs::u8path(base), ec);
+  fs::remove_all(u8(base), ec);
 
   const int kLayouts = 42;
   std::mt19937 rng(20261130);  // fixed seed: the same layouts every run
@@ -144,9 +147,9 @@ TEST(WindowsLoaderDifferential, ModelChoosesTheFileWineLoadsOnEveryGeneratedLayo
     std::vector<std::string> p;
     for (int k = 0; k < 4; ++k) p.push_back(root + (k == 2 ? "\\p2 Ünïcødé 日本" : "\\p" + std::to_string(k)));
     for (const auto& d : std::vector<std::string>{l.app, l.cwd, p[0], p[1], p[2], p[3]})
-      fs::create_directories(fs::u8path(d));
+      fs::create_directories(u8(d));
     {
-      std::ofstream(fs::u8path(l.app + "\\tfgpu_wfx_loadlib.exe"), std::ios::binary) << exe;
+      std::ofstream(u8(l.app + "\\tfgpu_wfx_loadlib.exe"), std::ios::binary) << exe;
     }
     // PATH: a random order of a random subset, sometimes with a missing dir first.
     std::vector<std::string> order = p;
@@ -186,7 +189,7 @@ TEST(WindowsLoaderDifferential, ModelChoosesTheFileWineLoadsOnEveryGeneratedLayo
     s.loader.safe_dll_search_mode = true;
     auto place = [&](const std::string& dir, const std::string& bytes) {
       std::string path = dir + "\\" + l.name;
-      std::ofstream(fs::u8path(path), std::ios::binary) << bytes;
+      std::ofstream(u8(path), std::ios::binary) << bytes;
       if (dir == system32) system32_copies.push_back(path);
       LibraryFile f;
       f.path = path;
@@ -219,7 +222,7 @@ TEST(WindowsLoaderDifferential, ModelChoosesTheFileWineLoadsOnEveryGeneratedLayo
                                  l.describe());
   }
   for (const auto& c : system32_copies) DeleteFileW(widen(c).c_str());
-  fs::remove_all(fs::u8path(base), ec);
+  fs::remove_all(u8(base), ec);
 
   std::printf("[ differential ] %d/%d layouts agree (Windows loader model vs LoadLibraryExW)\n", agree, kLayouts);
   for (const auto& d : disagreements) ADD_FAILURE() << d;

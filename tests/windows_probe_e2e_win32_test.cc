@@ -25,6 +25,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A path from UTF-8 text (fs::u8path is deprecated in C++20).
+fs::path u8(const std::string& s) { return fs::path(widen(s)); }
+
 std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream ss;
@@ -33,14 +36,14 @@ std::string read_all(const fs::path& p) {
 }
 
 void write(const std::string& path, const std::string& bytes) {
-  fs::create_directories(fs::u8path(path).parent_path());
-  std::ofstream(fs::u8path(path), std::ios::binary) << bytes;
+  fs::create_directories(u8(path).parent_path());
+  std::ofstream(u8(path), std::ios::binary) << bytes;
 }
 
 std::string self_dir() {
   wchar_t buf[MAX_PATH * 2];
   DWORD n = GetModuleFileNameW(nullptr, buf, MAX_PATH * 2);
-  return fs::path(std::wstring(buf, n)).parent_path().u8string();
+  return narrow(fs::path(std::wstring(buf, n)).parent_path().wstring());
 }
 
 bool set_reg(HKEY root, const std::string& key, const std::string& value, const std::string& data) {
@@ -75,15 +78,15 @@ class WindowsProbeE2e : public ::testing::Test {
     wchar_t tmp[MAX_PATH];
     GetTempPathW(MAX_PATH, tmp);
     base_ = narrow(tmp) + "tfgpu-e2e Ünï " + std::to_string(GetCurrentProcessId());
-    dll_ = read_all(fs::u8path(self_dir() + "\\win_fixtures\\tfgpu_wfx_dll.dll"));
-    exe_ = read_all(fs::u8path(self_dir() + "\\win_fixtures\\tfgpu_wfx_loadlib.exe"));
-    tfgpu_ = fs::path(fs::u8path(self_dir())).parent_path().u8string() + "\\tfgpu.exe";
+    dll_ = read_all(u8(self_dir() + "\\win_fixtures\\tfgpu_wfx_dll.dll"));
+    exe_ = read_all(u8(self_dir() + "\\win_fixtures\\tfgpu_wfx_loadlib.exe"));
+    tfgpu_ = narrow(fs::path(widen(self_dir())).parent_path().wstring()) + "\\tfgpu.exe";
   }
   void TearDown() override {
     RegDeleteTreeW(HKEY_LOCAL_MACHINE, L"SOFTWARE\\NVIDIA Corporation\\GPU Computing Toolkit\\CUDA\\v11.2");
     RegDeleteTreeW(HKEY_CURRENT_USER, L"Software\\Python\\PythonCore\\3.10");
     std::error_code ec;
-    fs::remove_all(fs::u8path(base_), ec);
+    fs::remove_all(u8(base_), ec);
   }
 
   // Lays the machine out and runs `tfgpu.exe probe --json` on it.
@@ -108,7 +111,9 @@ class WindowsProbeE2e : public ::testing::Test {
 
     std::string path = (l.old_cudart_first ? base_ + "\\old;" : "") + cuda + "\\bin;" +
                        (l.with_zlibwapi ? base_ + "\\zlib;" : "") + py + ";C:\\windows\\system32;C:\\windows";
-    ProcessSpec spec{{tfgpu_, "probe", "--json"}, std::chrono::milliseconds(60000)};
+    ProcessSpec spec;
+    spec.argv = {tfgpu_, "probe", "--json"};
+    spec.timeout = std::chrono::milliseconds(60000);
     spec.env_overrides["PATH"] = path;
     spec.env_overrides["CUDA_PATH"] = "";
     auto host = make_system_host();
@@ -143,6 +148,7 @@ TEST_F(WindowsProbeE2e, FakeCuda112AndTf210AreReportedExactly) {
   EXPECT_EQ(cudart->component, "cudart");
   EXPECT_EQ(cudart->format, "pe");
   EXPECT_EQ(cudart->pe.bits, 64);
+  EXPECT_EQ(cudart->pe.file_version, "6.14.11.9020");  // the fixture's VERSIONINFO (fixture_dll.rc)
   ASSERT_NE(file(s, cuda + "\\bin\\cudnn64_8.dll"), nullptr);
   ASSERT_NE(file(s, base_ + "\\zlib\\zlibwapi.dll"), nullptr);
   EXPECT_EQ(file(s, base_ + "\\zlib\\zlibwapi.dll")->component, "zlibwapi");

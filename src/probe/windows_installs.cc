@@ -10,6 +10,8 @@
 
 namespace tfgpu::probe {
 
+using python::path_join;
+
 namespace {
 
 std::vector<std::string> subkeys(const Host& host, const std::string& key) {
