@@ -60,6 +60,12 @@ std::string win_dir(UINT (*fn)(LPWSTR, UINT)) {
   return narrow(std::wstring_view(buf, n));
 }
 
+std::string fmt_hex(unsigned v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%x", v);
+  return buf;
+}
+
 // One generated layout and what each side said.
 struct Layout {
   std::string name;                      // DLL name searched for
@@ -71,19 +77,13 @@ struct Layout {
   std::vector<std::string> user_dirs;
   unsigned flags = 0;
   std::string describe() const {
-    std::string s = "name=" + name + " flags=0x" + std::to_string(flags) + " PATH=" + join(path_dirs, ";");
+    std::string s = "name=" + name + " flags=0x" + fmt_hex(flags) + " PATH=" + join(path_dirs, ";");
     s += " 64-bit in {" + join(placed, ", ") + "} 32-bit in {" + join(placed32, ", ") + "}";
     if (dll_directory) s += " SetDllDirectory=" + *dll_directory;
     for (const auto& u : user_dirs) s += " AddDllDirectory=" + u;
     return s;
   }
 };
-
-std::string fmt_hex(unsigned v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%x", v);
-  return buf;
-}
 
 std::wstring quote(const std::string& arg) { return L"\"" + widen(arg) + L"\""; }
 
@@ -121,7 +121,14 @@ TEST(WindowsLoaderDifferential, ModelChoosesTheFileWineLoadsOnEveryGeneratedLayo
   test::PeBuilder b32;
   b32.bits = 32;
   b32.machine = 0x14c;
-  const std::string dll32 = b32.build();
+  std::string dll32 = b32.build();
+  // Give the PE32 image code (SizeOfCode, AddressOfEntryPoint; optional header at 0x98):
+  // Wine, like Windows, maps a code-less resource-only DLL of either bitness.
+  auto put32 = [&](size_t at, uint32_t v) {
+    for (int k = 0; k < 4; ++k) dll32[at + k] = static_cast<char>((v >> (8 * k)) & 0xff);
+  };
+  put32(0x98 + 4, 0x200);
+  put32(0x98 + 16, 0x1000);
 
   const std::string system32 = win_dir(GetSystemDirectoryW);
   const std::string windows = win_dir(GetWindowsDirectoryW);
@@ -174,7 +181,9 @@ TEST(WindowsLoaderDifferential, ModelChoosesTheFileWineLoadsOnEveryGeneratedLayo
       case 0: break;                                                            // standard order
       case 1: l.dll_directory = p[rng() % 4]; break;                            // SetDllDirectoryW
       case 2: l.user_dirs = {p[rng() % 4]}; l.flags = 0x1000; break;           // DEFAULT_DIRS
-      case 3: l.user_dirs = {p[rng() % 4], p[rng() % 4]}; l.flags = 0x400; break;  // USER_DIRS
+      // One user dir only: with several, Windows leaves their order unspecified (AddDllDirectory
+      // docs) and Wine searches the most recently added first.
+      case 3: l.user_dirs = {p[rng() % 4]}; l.flags = 0x400; break;  // USER_DIRS
       case 4: l.user_dirs = {p[rng() % 4]}; break;                              // AddDllDirectory alone: no effect
       case 5: l.flags = 0x800 | 0x200; break;                                   // SYSTEM32 | APPLICATION_DIR
       case 6: l.dll_directory = p[rng() % 4]; l.user_dirs = {p[rng() % 4]}; l.flags = 0x1000; break;

@@ -45,7 +45,7 @@ int wmain(int argc, wchar_t** argv) {
   wchar_t path[MAX_PATH * 2];
   DWORD n = GetModuleFileNameW(h, path, MAX_PATH * 2);
   strcpy(buf, "OK ");
-  WideCharToMultiByte(CP_UTF8, 0, path, (int)n, buf + 3, (int)sizeof buf - 4, NULL, NULL);
-  buf[sizeof buf - 1] = 0;
+  int len = WideCharToMultiByte(CP_UTF8, 0, path, (int)n, buf + 3, (int)sizeof buf - 4, NULL, NULL);
+  buf[3 + (len > 0 ? len : 0)] = 0; /* an explicit length is not terminated for us */
   return write_result(out, buf);
 }
