@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "host/fake_host.h"
 #include "probe/probe.h"
@@ -28,6 +29,13 @@ std::string exe_file(int bits) {
   return b.build();
 }
 
+// FakeHost's canonical() answers a normalised spelling; Windows paths compare case- and
+// separator-insensitively.
+std::string norm(std::string p) {
+  for (char& c : p) c = c == '/' ? '\\' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return p;
+}
+
 const char* kCudnnHeader =
     "#define CUDNN_MAJOR 9\n#define CUDNN_MINOR 1\n#define CUDNN_PATCHLEVEL 0\n"
     "#define CUDNN_VERSION (CUDNN_MAJOR * 10000 + CUDNN_MINOR * 100 + CUDNN_PATCHLEVEL)\n";
@@ -44,9 +52,10 @@ TEST(WindowsProbe, CudaRegisteredInTheRegistryIsScannedEvenOutsideTheDefaultFold
   Snapshot s;
   probe_runtime(h, ProbeOptions{}, s);
   ASSERT_EQ(s.cuda.size(), 1u);
-  EXPECT_EQ(s.cuda[0].root, "D:\\CUDA\\v11.2");
+  EXPECT_EQ(norm(s.cuda[0].root), norm("D:\\CUDA\\v11.2"));
   EXPECT_EQ(s.cuda[0].version, "11.2.2");
-  EXPECT_EQ(s.cuda[0].lib_dirs, (std::vector<std::string>{"D:\\CUDA\\v11.2\\bin"}));
+  ASSERT_EQ(s.cuda[0].lib_dirs.size(), 1u);
+  EXPECT_EQ(norm(s.cuda[0].lib_dirs[0]), norm("D:\\CUDA\\v11.2\\bin"));
 }
 
 TEST(WindowsProbe, RegistryEntryWithoutInstallDirIsIgnored) {
@@ -118,7 +127,7 @@ TEST(WindowsProbe, MicrosoftStorePythonIsFoundUnderWindowsApps) {
   h.add_file(exe, exe_file(64));
   auto c = windows_python_candidates(h);
   ASSERT_EQ(c.size(), 1u);
-  EXPECT_EQ(c[0].executable, exe);
+  EXPECT_EQ(norm(c[0].executable), norm(exe));
   EXPECT_EQ(c[0].kind, "store");
 }
 

@@ -111,7 +111,7 @@ std::vector<python::Candidate> windows_python_candidates(const Host& host) {
   if (auto local = host.env("LOCALAPPDATA"); local && !local->empty()) {
     std::string apps = path_join(*local, "Microsoft\\WindowsApps");
     for (const auto& d : subdirs(host, apps)) {
-      if (!starts_with(d, "PythonSoftwareFoundation.Python.3")) continue;
+      if (!starts_with(to_lower(d), "pythonsoftwarefoundation.python.3")) continue;
       std::string exe = path_join(path_join(apps, d), "python.exe");
       if (host.exists(exe)) add({exe, "store", d, "Microsoft Store"});
     }
