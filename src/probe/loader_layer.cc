@@ -7,12 +7,14 @@
 #include "binfmt/ld_so_conf.h"
 #include "probe/probe.h"
 #include "probe/runtime_names.h"
+#include "probe/windows_installs.h"
 #include "util/strings.h"
 
 namespace tfgpu::probe {
 
 void probe_loader(const Host& host, Snapshot& s) {
   LoaderInfo& l = s.loader;
+  if (host.platform() == Platform::kWindows) probe_windows_loader(host, s);
   if (host.platform() != Platform::kLinux) {
     l.ld_cache_state = {ProbeStatus::kUnsupported, "no ld.so.cache on this platform", ""};
     return;

@@ -1,19 +1,29 @@
 #include "probe/probe.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
+#include "probe/windows_installs.h"
 #include "python/python_env.h"
+#include "util/strings.h"
 
 namespace tfgpu::probe {
 
 void probe_pythons(const Host& host, const ProbeOptions& options, Snapshot& s) {
   auto candidates = python::find_interpreters(host, options.extra_pythons);
+  if (host.platform() == Platform::kWindows) {  // PEP 514 registry + Microsoft Store (windows_installs.h)
+    for (auto& w : windows_python_candidates(host))
+      if (std::none_of(candidates.begin(), candidates.end(), [&](const auto& c) { return iequals(c.executable, w.executable); }))
+        candidates.push_back(std::move(w));
+  }
   for (const auto& c : candidates) {
     if (!host.exists(c.executable)) {
       s.notes.push_back(fmt::format("python {} ({}) does not exist", c.executable, c.source));
       continue;
     }
     s.pythons.push_back(python::read_environment(host, c));
+    if (s.pythons.back().bits == 0 && host.platform() == Platform::kWindows) s.pythons.back().bits = pe_bits(host, c.executable);
   }
   python::mark_active(host, s.pythons);
   if (s.pythons.empty()) {

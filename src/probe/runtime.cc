@@ -16,6 +16,7 @@
 #include "probe/probe.h"
 #include "probe/probe_child.h"
 #include "probe/runtime_names.h"
+#include "probe/windows_installs.h"
 #include "python/path_util.h"
 #include "util/strings.h"
 #include "util/version.h"
@@ -39,6 +40,7 @@ class RuntimeScan {
 
   void run() {
     scan_toolkits();
+    if (host_.platform() == Platform::kWindows) scan_windows_cudnn();
     scan_pip();
     scan_conda();
     scan_path_dirs();
@@ -146,6 +148,10 @@ class RuntimeScan {
       }
       roots.push_back("/opt/cuda");
     } else {
+      for (const auto& reg : registered_cuda_installs(host_)) {  // windows_installs.h
+        s_.notes.push_back(fmt::format("registry: CUDA {} InstallDir {}", reg.key_version, reg.install_dir));
+        roots.push_back(reg.install_dir);
+      }
       std::string base = "C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA";
       if (auto entries = host_.list_dir(base))
         for (const auto& e : *entries)
@@ -274,6 +280,25 @@ class RuntimeScan {
           }
         s_.cudnn.push_back(cd);
       }
+    }
+  }
+
+  // cuDNN's Windows installer keeps its own tree (windows_installs.h), one CudnnInstall
+  // per bin\<cuda>[\x64] directory.
+  void scan_windows_cudnn() {
+    for (const auto& w : cudnn_installer_layouts(host_)) {
+      std::vector<size_t> files = scan_dir(w.lib_dir, "cudnn:" + w.root);
+      if (!has_component(files, "cudnn")) continue;
+      CudnnInstall cd;
+      cd.root = w.root;
+      cd.kind = "standalone";
+      cd.cuda_major = w.cuda_major;
+      cd.lib_dirs = {w.lib_dir};
+      Versioned header = cudnn_header_version({w.include_dir});
+      cd.version = header.version;
+      cd.version_source = header.source;
+      if (cd.version.empty()) cudnn_file_version(files, cd);
+      s_.cudnn.push_back(cd);
     }
   }
 
