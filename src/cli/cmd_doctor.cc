@@ -4,7 +4,13 @@
 // Exit: 0 no blockers, 1 blockers, 2 usage/input error, 3 internal error.
 #include <fmt/format.h>
 
+#include <fstream>
+
 #include "cli/command.h"
+#include "explain/explain.h"
+#include "plan/lock.h"
+#include "report/explain_report.h"
+#include "rules/rules.h"
 #include "kb/kb.h"
 #include "report/doctor_report.h"
 #include "snapshot/snapshot_json.h"
@@ -19,7 +25,20 @@ namespace {
 
 struct DoctorOptions {
   std::string snapshot_file;
+  std::string log_file;   // --log: also explain a TensorFlow log from this machine
+  std::string lock_file;  // --lock: report drift from a tfgpu.lock.toml written by `tfgpu plan`
 };
+
+// `--log FILE`: the log read with explain (signatures + the same rules over the
+// facts the log states), shown after the machine's own diagnosis.
+Result<explain::ExplainResult> explain_log_file(CommandIo& io, const kb::KnowledgeBase& kb, const std::string& path) {
+  auto sigs = explain::load_signatures(io.host, io.global.kb_dir);
+  if (!sigs) return fail(sigs.error());
+  if (io.host.is_dir(path)) return fail(Error::input(fmt::format("{} is a directory, not a log file", path)));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fail(Error::input(fmt::format("cannot open log {}", path)));
+  return explain::explain_log(in, *sigs, &kb, {.rules = run_rules});
+}
 
 int run_doctor(CommandIo& io, const DoctorOptions& opt) {
   auto kb = kb::load_for_command(io.host, io.global.kb_dir);
@@ -39,19 +58,53 @@ int run_doctor(CommandIo& io, const DoctorOptions& opt) {
     io.err << "tfgpu doctor: " << snap.error().message << "\n";
     return exit_code_for(snap.error());
   }
+  std::optional<explain::ExplainResult> log;
+  if (!opt.log_file.empty()) {
+    auto r = explain_log_file(io, *kb, opt.log_file);
+    if (!r) {
+      io.err << "tfgpu doctor: " << r.error().message << "\n";
+      return exit_code_for(r.error());
+    }
+    log = std::move(*r);
+  }
   DoctorReport report = diagnose(*snap, *kb);
+  if (!opt.lock_file.empty()) {
+    auto text = io.host.read_file(opt.lock_file);
+    if (!text) {
+      io.err << "tfgpu doctor: cannot read " << opt.lock_file << ": " << text.error().message << "\n";
+      return static_cast<int>(kExitUsage);
+    }
+    auto lock = plan::parse_lock(*text);
+    if (!lock) {
+      io.err << "tfgpu doctor: " << opt.lock_file << ": " << lock.error().message << "\n";
+      return exit_code_for(lock.error());
+    }
+    for (auto& f : plan::check_lock(*lock, *snap)) {
+      if (f.severity == Severity::kBlocker) report.exit_code = std::max(report.exit_code, static_cast<int>(kExitProblems));
+      report.findings.push_back(std::move(f));
+    }
+  }
+  bool log_blocker = log && !log->findings.empty() && log->findings.front().severity == Severity::kBlocker;
   switch (io.global.format) {
-    case OutputFormat::kJson:
-      io.out << doctor_to_json(report).dump(2) << "\n";
+    case OutputFormat::kJson: {
+      nlohmann::json j = doctor_to_json(report);
+      if (log) j["log"] = nlohmann::json::parse(report::render_explain_json(*log));
+      io.out << j.dump(2) << "\n";
       break;
+    }
     case OutputFormat::kMarkdown:
       io.out << render_doctor_markdown(report);
+      if (log) io.out << "\n" << report::render_explain_markdown(*log);
       break;
     case OutputFormat::kText:
       io.out << render_doctor_text(report, io.global.color ? Color::kOn : Color::kOff);
+      if (log) {
+        io.out << "\nFrom the log " << opt.log_file << ":\n";
+        io.out << report::render_explain_text(*log, {.color = io.global.color});
+      }
       break;
   }
-  return report.exit_code;
+  return log_blocker ? std::max(report.exit_code, static_cast<int>(kExitProblems)) : report.exit_code;
 }
 
 }  // namespace
@@ -59,6 +112,10 @@ int run_doctor(CommandIo& io, const DoctorOptions& opt) {
 CommandRunner define_doctor(CLI::App& sub) {
   auto opt = std::make_shared<DoctorOptions>();
   sub.add_option("--snapshot", opt->snapshot_file, "Diagnose a snapshot file (`tfgpu probe --json` of any machine) instead of this machine")
+      ->option_text("FILE");
+  sub.add_option("--lock", opt->lock_file, "Report drift between this machine and a tfgpu.lock.toml from `tfgpu plan`")
+      ->option_text("FILE");
+  sub.add_option("--log", opt->log_file, "Also explain a TensorFlow log or bug report from this machine")
       ->option_text("FILE");
   return [opt](CommandIo& io) {
     try {

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "rules/rules.h"
 #include "explain/explain.h"
 #include "kb/kb.h"
 #include "report/explain_report.h"
@@ -34,7 +35,7 @@ CommandRunner define_explain(CLI::App& sub) {
     }
     explain::ExplainResult result;
     if (*path == "-") {
-      result = explain::explain_log(std::cin, *sigs, &*kb);
+      result = explain::explain_log(std::cin, *sigs, &*kb, {.rules = run_rules});
     } else {
       std::error_code ec;
       if (std::filesystem::is_directory(*path, ec)) {
@@ -46,7 +47,7 @@ CommandRunner define_explain(CLI::App& sub) {
         io.err << "tfgpu explain: cannot open " << *path << ": " << std::strerror(errno) << "\n";
         return static_cast<int>(kExitUsage);
       }
-      result = explain::explain_log(in, *sigs, &*kb);
+      result = explain::explain_log(in, *sigs, &*kb, {.rules = run_rules});
       if (in.bad()) {
         io.err << "tfgpu explain: reading " << *path << " failed: " << std::strerror(errno) << "\n";
         return static_cast<int>(kExitUsage);
