@@ -37,7 +37,7 @@ Result<explain::ExplainResult> explain_log_file(CommandIo& io, const kb::Knowled
   if (io.host.is_dir(path)) return fail(Error::input(fmt::format("{} is a directory, not a log file", path)));
   std::ifstream in(path, std::ios::binary);
   if (!in) return fail(Error::input(fmt::format("cannot open log {}", path)));
-  return explain::explain_log(in, *sigs, &kb, {.rules = run_rules});
+  return explain::explain_log(in, *sigs, &kb);
 }
 
 int run_doctor(CommandIo& io, const DoctorOptions& opt) {

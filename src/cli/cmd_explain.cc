@@ -8,7 +8,6 @@
 #include <iostream>
 
 #include "cli/command.h"
-#include "rules/rules.h"
 #include "explain/explain.h"
 #include "kb/kb.h"
 #include "report/explain_report.h"
@@ -35,7 +34,7 @@ CommandRunner define_explain(CLI::App& sub) {
     }
     explain::ExplainResult result;
     if (*path == "-") {
-      result = explain::explain_log(std::cin, *sigs, &*kb, {.rules = run_rules});
+      result = explain::explain_log(std::cin, *sigs, &*kb);
     } else {
       std::error_code ec;
       if (std::filesystem::is_directory(*path, ec)) {
@@ -47,7 +46,7 @@ CommandRunner define_explain(CLI::App& sub) {
         io.err << "tfgpu explain: cannot open " << *path << ": " << std::strerror(errno) << "\n";
         return static_cast<int>(kExitUsage);
       }
-      result = explain::explain_log(in, *sigs, &*kb, {.rules = run_rules});
+      result = explain::explain_log(in, *sigs, &*kb);
       if (in.bad()) {
         io.err << "tfgpu explain: reading " << *path << " failed: " << std::strerror(errno) << "\n";
         return static_cast<int>(kExitUsage);
