@@ -1,8 +1,7 @@
 #include "support/binfmt_fixtures.h"
 
-#include <unistd.h>
-
 #include <cstdlib>
+#include <random>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -13,12 +12,19 @@
 namespace tfgpu::test {
 
 ScratchDir::ScratchDir() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/tfgpu-binfmt-XXXXXX";
-  std::vector<char> buf(templ.begin(), templ.end());
-  buf.push_back('\0');
-  if (!mkdtemp(buf.data())) throw std::runtime_error("mkdtemp failed for " + templ);
-  path_ = buf.data();
+  // Portable mkdtemp: create_directory fails when the name exists, so retry with
+  // another random suffix (Windows has no mkdtemp).
+  std::filesystem::path base = std::filesystem::temp_directory_path();
+  std::random_device rd;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::filesystem::path p = base / ("tfgpu-binfmt-" + std::to_string(rd()));
+    std::error_code ec;
+    if (std::filesystem::create_directory(p, ec)) {
+      path_ = p.string();
+      return;
+    }
+  }
+  throw std::runtime_error("cannot create a scratch directory under " + base.string());
 }
 
 ScratchDir::~ScratchDir() {
