@@ -516,26 +516,7 @@ BenchReport run_bench(const BenchOptions& o) {
   {
     DeviceCheck& dev = r.device;
     dev.ordinal = o.device;
-    char name[256] = {};
-    if (a.cuDeviceGetName(name, sizeof name - 1, cu) == kCudaSuccess) dev.name = name;
-    auto attr = [&](int which) {
-      int v = 0;
-      return a.cuDeviceGetAttribute(&v, which, cu) == kCudaSuccess ? v : 0;
-    };
-    dev.cc_major = attr(kAttrComputeCapabilityMajor);
-    dev.cc_minor = attr(kAttrComputeCapabilityMinor);
-    dev.sm_count = attr(kAttrMultiprocessorCount);
-    dev.clock_khz = attr(kAttrClockRateKhz);
-    dev.memory_clock_khz = attr(kAttrMemoryClockRateKhz);
-    dev.bus_width_bits = attr(kAttrGlobalMemoryBusWidth);
-    size_t total = 0;
-    if (a.cuDeviceTotalMem(&total, cu) == kCudaSuccess) dev.total_bytes = total;
-    char bus[64] = {};
-    if (a.cuDeviceGetPCIBusId && a.cuDeviceGetPCIBusId(bus, sizeof bus - 1, cu) == kCudaSuccess) {
-      std::string b = bus;
-      for (auto& ch : b) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-      dev.pci_bus_id = b;
-    }
+    read_device_properties(a, cu, dev);
     size_t free_b = 0, total_b = 0;
     if (a.cuMemGetInfo(&free_b, &total_b) == kCudaSuccess) dev.free_bytes = free_b;
   }

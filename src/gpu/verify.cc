@@ -118,6 +118,30 @@ std::string fix_for(const std::string& step_id, const std::string& error_name) {
   return "";
 }
 
+void read_device_properties(const CudaDriverApi& a, CUdevice cu, DeviceCheck& dev) {
+  char name[256] = {};
+  if (a.cuDeviceGetName(name, sizeof name - 1, cu) == kCudaSuccess) dev.name = name;
+  auto attr = [&](int which) {
+    int v = 0;
+    return a.cuDeviceGetAttribute(&v, which, cu) == kCudaSuccess ? v : 0;
+  };
+  dev.cc_major = attr(kAttrComputeCapabilityMajor);
+  dev.cc_minor = attr(kAttrComputeCapabilityMinor);
+  dev.sm_count = attr(kAttrMultiprocessorCount);
+  dev.clock_khz = attr(kAttrClockRateKhz);
+  dev.memory_clock_khz = attr(kAttrMemoryClockRateKhz);
+  dev.bus_width_bits = attr(kAttrGlobalMemoryBusWidth);
+  size_t total = 0;
+  if (a.cuDeviceTotalMem(&total, cu) == kCudaSuccess) dev.total_bytes = total;
+  char bus[64] = {};
+  if (a.cuDeviceGetPCIBusId && a.cuDeviceGetPCIBusId(bus, sizeof bus - 1, cu) == kCudaSuccess) {
+    dev.pci_bus_id = to_lower(bus);
+  } else {
+    dev.pci_bus_id = fmt::format("{:04x}:{:02x}:{:02x}.0", attr(kAttrPciDomainId), attr(kAttrPciBusId),
+                                 attr(kAttrPciDeviceId));
+  }
+}
+
 namespace {
 
 StepResult pass(std::string id, std::string title, std::string detail) {
@@ -181,27 +205,7 @@ void check_device(const CudaDriver& d, int ordinal, const DriverCheckOptions& op
     dev.steps.push_back(driver_failed(d, "device", "Open the device", "cuDeviceGet", rc));
     return;
   }
-  char name[256] = {};
-  if (a.cuDeviceGetName(name, sizeof name - 1, cu) == kCudaSuccess) dev.name = name;
-  auto attr = [&](int which) {
-    int v = 0;
-    return a.cuDeviceGetAttribute(&v, which, cu) == kCudaSuccess ? v : 0;
-  };
-  dev.cc_major = attr(kAttrComputeCapabilityMajor);
-  dev.cc_minor = attr(kAttrComputeCapabilityMinor);
-  dev.sm_count = attr(kAttrMultiprocessorCount);
-  dev.clock_khz = attr(kAttrClockRateKhz);
-  dev.memory_clock_khz = attr(kAttrMemoryClockRateKhz);
-  dev.bus_width_bits = attr(kAttrGlobalMemoryBusWidth);
-  size_t total = 0;
-  if (a.cuDeviceTotalMem(&total, cu) == kCudaSuccess) dev.total_bytes = total;
-  char bus[64] = {};
-  if (a.cuDeviceGetPCIBusId && a.cuDeviceGetPCIBusId(bus, sizeof bus - 1, cu) == kCudaSuccess) {
-    dev.pci_bus_id = to_lower(bus);
-  } else {
-    dev.pci_bus_id = fmt::format("{:04x}:{:02x}:{:02x}.0", attr(kAttrPciDomainId), attr(kAttrPciBusId),
-                                 attr(kAttrPciDeviceId));
-  }
+  read_device_properties(a, cu, dev);
 
   CUcontext ctx = nullptr;
   if (CUresult rc = a.cuDevicePrimaryCtxRetain(&ctx, cu); rc != kCudaSuccess) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "gpu/cuda_driver.h"
 #include "host/dynamic_library.h"
 #include "util/error.h"
 
@@ -45,6 +46,11 @@ struct DeviceCheck {
   std::vector<StepResult> steps;
   bool passed() const;
 };
+
+// Name, compute capability, SM count, clocks, memory and PCI bus id of `cu`, as far
+// as the driver answers (verify and bench both report them).
+void read_device_properties(const CudaDriverApi& a, CUdevice cu, DeviceCheck& dev);
+
 
 struct VerifyReport {
   LoadOutcome load;
