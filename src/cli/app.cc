@@ -13,6 +13,9 @@ int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out,
   app.set_version_flag("--version", std::string("tfgpu ") + TFGPU_VERSION);
   app.require_subcommand(0, 1);
   app.fallthrough();  // global options may follow the subcommand: `tfgpu doctor --json`
+  // Same syntax on every platform: CLI11's default on Windows would read a path such as
+  // `/tmp/log.txt` (MSYS2, Wine, Git Bash) as an option named `tmp`.
+  app.allow_windows_style_options(false);
 
   GlobalOptions global;
   bool json = false;
