@@ -5,7 +5,6 @@
 #include "host/fake_host.h"
 #include "probe/probe.h"
 #include "probe/runtime_names.h"
-#include "support/elf_builder.h"
 #include "support/probe_fixtures.h"
 
 namespace tfgpu {
@@ -215,57 +214,6 @@ TEST(RuntimeProbe, HostileLibraryBytesAreRecordedAsErrors) {
   ASSERT_NE(blas, nullptr);
   EXPECT_EQ(blas->format, "unknown");
   EXPECT_EQ(blas->error, "neither ELF nor PE");
-}
-
-TEST(RuntimeProbe, HugeElfLibraryIsReadFromItsFirstBytesInAQuickProbe) {
-  // A 500 MiB libcublasLt in miniature: the dynamic section near the start, then bulk.
-  test::ElfBuilder b;
-  b.soname = "libcublasLt.so.12";
-  b.needed = {"libc.so.6"};
-  std::string bytes = b.build() + std::string(1u << 20, '\0');
-  FakeHost host;
-  host.add_file("/usr/local/cuda-12.4/lib64/libcublasLt.so.12", bytes);
-  host.add_file("/usr/local/cuda-12.4/lib64/cublasLt64_12.dll", "MZ" + std::string(1u << 20, '\0'));
-  probe::ProbeOptions o;
-  o.quick_header_limit = 64u << 10;
-  Snapshot s;
-  probe::probe_runtime(host, o, s);
-  const LibraryFile* lt = find_lib(s, "/usr/local/cuda-12.4/lib64/libcublasLt.so.12");
-  ASSERT_NE(lt, nullptr);
-  EXPECT_EQ(lt->format, "elf");
-  EXPECT_EQ(lt->error, "");
-  EXPECT_EQ(lt->elf.soname, "libcublasLt.so.12");
-  EXPECT_EQ(lt->elf.needed, std::vector<std::string>{"libc.so.6"});
-  // A PE file keeps its VERSIONINFO at the end: a quick probe leaves it for --deep.
-  const LibraryFile* dll = find_lib(s, "/usr/local/cuda-12.4/lib64/cublasLt64_12.dll");
-  if (dll) {
-    EXPECT_EQ(dll->format, "unknown");
-    EXPECT_NE(dll->error.find("use --deep"), std::string::npos) << dll->error;
-  }
-  // --deep reads the whole file.
-  o.header_depth = probe::HeaderDepth::kAll;
-  Snapshot deep;
-  probe::probe_runtime(host, o, deep);
-  const LibraryFile* lt2 = find_lib(deep, "/usr/local/cuda-12.4/lib64/libcublasLt.so.12");
-  ASSERT_NE(lt2, nullptr);
-  EXPECT_EQ(lt2->elf.soname, "libcublasLt.so.12");
-}
-
-TEST(RuntimeProbe, HugeElfWhoseDynamicSectionLiesPastThePrefixSaysSo) {
-  test::ElfBuilder b;
-  b.soname = "libcudnn_engines_precompiled.so.9";
-  std::string bytes = b.build();
-  FakeHost host;
-  host.add_file("/usr/local/cuda-12.4/lib64/libcudnn_engines_precompiled.so.9", bytes + std::string(4096, '\0'));
-  probe::ProbeOptions o;
-  o.quick_header_limit = b.dynamic_offset + 4;  // stops inside the dynamic section
-  Snapshot s;
-  probe::probe_runtime(host, o, s);
-  const LibraryFile* f = find_lib(s, "/usr/local/cuda-12.4/lib64/libcudnn_engines_precompiled.so.9");
-  ASSERT_NE(f, nullptr);
-  EXPECT_EQ(f->format, "elf");
-  EXPECT_NE(f->error.find("truncated dynamic section"), std::string::npos) << f->error;
-  EXPECT_NE(f->error.find("use --deep"), std::string::npos) << f->error;
 }
 
 }  // namespace

@@ -280,8 +280,8 @@ Result<ElfFile> parse_elf(std::string_view bytes, std::string_view name, ElfInpu
   }
 }
 
-Result<ElfInfo> read_elf_info(std::string_view bytes, std::string_view name, ElfInput input) {
-  auto f = parse_elf(bytes, name, input);
+Result<ElfInfo> read_elf_info(std::string_view bytes, std::string_view name) {
+  auto f = parse_elf(bytes, name);
   if (!f) return fail(f.error());
   return f->to_info();
 }

@@ -53,8 +53,7 @@ Result<ElfFile> parse_elf(std::string_view bytes, std::string_view name = {},
                           ElfInput input = ElfInput::kWholeFile);
 
 // Same, reduced to the snapshot's ElfInfo.
-Result<ElfInfo> read_elf_info(std::string_view bytes, std::string_view name = {},
-                              ElfInput input = ElfInput::kWholeFile);
+Result<ElfInfo> read_elf_info(std::string_view bytes, std::string_view name = {});
 
 // e_machine -> the name used in the snapshot and by ldconfig: 62 -> "x86-64", 3 -> "i386",
 // 183 -> "aarch64", 40 -> "arm", 21 -> "ppc64", 20 -> "ppc", 22 -> "s390x"; others "EM_<n>".

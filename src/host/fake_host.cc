@@ -133,13 +133,6 @@ Result<std::string> FakeHost::read_file(const std::string& path, uint64_t max_by
   return it->second.contents;
 }
 
-Result<std::string> FakeHost::read_file_prefix(const std::string& path, uint64_t max_bytes) const {
-  auto it = nodes_.find(resolve(path, 0));
-  if (it == nodes_.end()) return fail(Error::io(fmt::format("cannot open {}: No such file or directory", path)));
-  if (it->second.type != FileType::kRegular) return fail(Error::io(fmt::format("cannot read {}: Is a directory", path)));
-  return it->second.contents.substr(0, max_bytes);
-}
-
 Result<std::vector<DirEntry>> FakeHost::list_dir(const std::string& path) const {
   std::string dir = resolve(path, 0);
   auto it = nodes_.find(dir);

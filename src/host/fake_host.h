@@ -35,7 +35,6 @@ class FakeHost final : public Host {
   std::optional<std::string> env(const std::string& name) const override;
   std::map<std::string, std::string> environment() const override { return env_; }
   Result<std::string> read_file(const std::string& path, uint64_t max_bytes = 64u << 20) const override;
-  Result<std::string> read_file_prefix(const std::string& path, uint64_t max_bytes) const override;
   Result<std::vector<DirEntry>> list_dir(const std::string& path) const override;
   std::optional<FileInfo> stat(const std::string& path) const override;
   std::optional<FileInfo> lstat(const std::string& path) const override;

@@ -71,9 +71,6 @@ class Host {
 
   // Reads at most max_bytes; a longer file is an error, not a silent truncation.
   virtual Result<std::string> read_file(const std::string& path, uint64_t max_bytes = 64u << 20) const = 0;
-  // The first max_bytes of a file (all of it when shorter): enough for the ELF headers of a
-  // 500 MiB cuBLASLt without reading the rest.
-  virtual Result<std::string> read_file_prefix(const std::string& path, uint64_t max_bytes) const = 0;
   virtual Result<std::vector<DirEntry>> list_dir(const std::string& path) const = 0;
   virtual std::optional<FileInfo> stat(const std::string& path) const = 0;   // follows symlinks
   virtual std::optional<FileInfo> lstat(const std::string& path) const = 0;  // does not

@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -88,27 +87,6 @@ class PosixHost final : public Host {
         ::close(fd);
         return fail(Error::io(fmt::format("{} is larger than {} bytes", path, max_bytes)));
       }
-      data.append(buf, static_cast<size_t>(n));
-    }
-    ::close(fd);
-    return data;
-  }
-
-  Result<std::string> read_file_prefix(const std::string& path, uint64_t max_bytes) const override {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return fail(Error::io(fmt::format("cannot open {}: {}", path, std::strerror(errno))));
-    std::string data;
-    char buf[65536];
-    while (data.size() < max_bytes) {
-      size_t want = std::min<uint64_t>(sizeof buf, max_bytes - data.size());
-      ssize_t n = ::read(fd, buf, want);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        int err = errno;
-        ::close(fd);
-        return fail(Error::io(fmt::format("cannot read {}: {}", path, std::strerror(err))));
-      }
-      if (n == 0) break;
       data.append(buf, static_cast<size_t>(n));
     }
     ::close(fd);

@@ -6,7 +6,6 @@
 #include <shellapi.h>
 // clang-format on
 
-#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -146,24 +145,6 @@ class Win32Host final : public Host {
         CloseHandle(h);
         return fail(Error::io(fmt::format("{} is larger than {} bytes", path, max_bytes)));
       }
-      data.append(buf, n);
-    }
-    CloseHandle(h);
-    return data;
-  }
-
-  Result<std::string> read_file_prefix(const std::string& path, uint64_t max_bytes) const override {
-    HANDLE h = CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                           nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
-    if (h == INVALID_HANDLE_VALUE) {
-      return fail(Error::io(fmt::format("cannot open {}: {}", path, win32_error_text(GetLastError()))));
-    }
-    std::string data;
-    char buf[65536];
-    DWORD n = 0;
-    while (data.size() < max_bytes) {
-      DWORD want = static_cast<DWORD>(std::min<uint64_t>(sizeof buf, max_bytes - data.size()));
-      if (!ReadFile(h, buf, want, &n, nullptr) || n == 0) break;
       data.append(buf, n);
     }
     CloseHandle(h);

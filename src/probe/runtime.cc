@@ -99,20 +99,6 @@ class RuntimeScan {
       return;
     }
     if (options_.header_depth == HeaderDepth::kQuick && st->size > options_.quick_header_limit) {
-      // cuBLASLt / cuDNN engines are hundreds of MiB: an ELF file's dynamic section sits
-      // near the start, so its first MiBs are enough. A PE file's VERSIONINFO lives in
-      // .rsrc at the end, so a big DLL is left for --deep.
-      auto prefix = host_.read_file_prefix(f.path, options_.quick_header_limit);
-      if (prefix && binfmt::looks_like_elf(*prefix)) {
-        f.format = "elf";
-        if (auto info = binfmt::read_elf_info(*prefix, f.path, binfmt::ElfInput::kPrefix)) {
-          f.elf = std::move(*info);
-        } else {
-          f.error = fmt::format("{} (read the first {} MiB of {} MiB; use --deep for the whole file)",
-                                info.error().message, options_.quick_header_limit >> 20, st->size >> 20);
-        }
-        return;
-      }
       f.format = "unknown";
       f.error = fmt::format("headers not read: {} MiB file (over the quick-probe limit; use --deep)", st->size >> 20);
       return;
