@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "binfmt/elf.h"
 #include "support/binfmt_fixtures.h"
 #include "support/elf_builder.h"
