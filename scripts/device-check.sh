@@ -100,8 +100,9 @@ for g in bench["gemm"]:
     if g.get("error") or key not in peer:
         why = g.get("error") or peer_errors.get(key) or "no peer figure"
         if not g.get("error") and key[0] == "fp8":
-            why = "%.1f TFLOPS%s; peer n/a (%s)" % (g["tflops"], "" if g.get("percent_of_peak") is None else
-                                                   ", %.0f%% of KB peak" % g["percent_of_peak"], why)
+            why = "%.1f TFLOPS%s; %s" % (g["tflops"], "" if g.get("percent_of_peak") is None else
+                                         ", %.0f%% of KB peak" % g["percent_of_peak"],
+                                         why if why.startswith("peer n/a") else "peer n/a: " + why)
         print("%-5s %6d  %s" % (key[0], key[1], why))
         ok = ok and key[0] not in ("bf16", "fp16")
         continue

@@ -58,7 +58,8 @@ TEST(KbTensorPrecision, MalformedRowsAreErrorsThatNameTheRow) {
       {"tensor_precision = 3", "must be an array of tables"},
       {"[[tensor_precision]]\nmin_cc = \"8.9\"\nsource = [\"x\"]", "#1: 'precision' is missing"},
       {"[[tensor_precision]]\nprecision = \"fp8\"\nsource = [\"x\"]", "'min_cc' is missing"},
-      {"[[tensor_precision]]\nprecision = \"fp8\"\nmin_cc = \"eight\"\nsource = [\"x\"]", "'eight' is not a compute capability"},
+      {"[[tensor_precision]]\nprecision = \"fp8\"\nmin_cc = \"eight\"\nsource = [\"x\"]",
+       "'eight' is not a compute capability"},
       {"[[tensor_precision]]\nprecision = \"fp8\"\nmin_cc = \"8.9\"", "'source' is missing"},
       {"[[tensor_precision]\nprecision", "t.toml:1"},
   };

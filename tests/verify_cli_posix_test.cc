@@ -95,7 +95,7 @@ TEST(BenchCli, QuickJsonHasFiguresPeaksAndTheSpeedUp) {
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "tfgpu.bench/1");
   EXPECT_EQ(j["mode"], "quick");
-  EXPECT_EQ(j["gemm"].size(), 10u);  // FP32, TF32, FP16, BF16 and FP8 (an RTX 4090 is CC 8.9)
+  EXPECT_EQ(j["gemm"].size(), 10u);                 // FP32, TF32, FP16, BF16 and FP8 (an RTX 4090 is CC 8.9)
   EXPECT_EQ(j["peak"]["gpu"], "GeForce RTX 4090");  // from the KB, matched by the driver's name
   EXPECT_EQ(j["peak"]["matched_by"], "name");
   EXPECT_TRUE(j["gemm"][0]["percent_of_peak"].is_number());
@@ -150,7 +150,6 @@ TEST(BenchCli, CrashingDriverIsReportedAndTfgpuSurvives) {
   EXPECT_NE(r.out.find("the benchmark process did not finish: crashed"), std::string::npos) << r.out;
 }
 
-
 // --python without --prediction: doctor's own verdict, computed in-process from a live
 // probe. The venv holds tensorflow-cpu (a CPU-only build on every machine, so the
 // verdict is "will not use the GPU" wherever this runs); its "python" is a script
@@ -160,13 +159,14 @@ class VerifyDoctorPrediction : public ::testing::Test {
   void SetUp() override {
     namespace fs = std::filesystem;
     root_ = fs::temp_directory_path() / ("tfgpu_verify_doctor_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(root_);
     fs::create_directories(root_ / "home");
     fs::create_directories(root_ / "venv/bin");
     write(root_ / "venv/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.9\n");
     fs::path site = root_ / "venv/lib/python3.11/site-packages";
-    write(site / "tensorflow_cpu-2.16.1.dist-info/METADATA", "Metadata-Version: 2.1\nName: tensorflow-cpu\nVersion: 2.16.1\n\n");
+    write(site / "tensorflow_cpu-2.16.1.dist-info/METADATA",
+          "Metadata-Version: 2.1\nName: tensorflow-cpu\nVersion: 2.16.1\n\n");
     fs::create_directories(site / "tensorflow");
     python_ = (root_ / "venv/bin/python3").string();
   }
@@ -179,10 +179,13 @@ class VerifyDoctorPrediction : public ::testing::Test {
   // The interpreter prints TensorFlow's answer: `gpus` GPUs and a matmul placed on one.
   void tensorflow_answers(int gpus) {
     std::string list, dev = "/job:localhost/replica:0/task:0/device:CPU:0";
-    for (int i = 0; i < gpus; ++i) list += std::string(i ? ", " : "") + "\"/physical_device:GPU:" + std::to_string(i) + "\"";
+    for (int i = 0; i < gpus; ++i)
+      list += std::string(i ? ", " : "") + "\"/physical_device:GPU:" + std::to_string(i) + "\"";
     std::string json = R"({"schema": "tfgpu.tfcheck/1", "python": "3.11.9", "tf_version": "2.16.1", "gpus": [)" + list +
                        R"(], "matmul_cpu": {"ran": true, "device": ")" + dev + R"(", "ms": 30})";
-    if (gpus > 0) json += R"(, "matmul_gpu": {"ran": true, "device": "/job:localhost/replica:0/task:0/device:GPU:0", "ms": 1}, "results_match": true)";
+    if (gpus > 0)
+      json +=
+          R"(, "matmul_gpu": {"ran": true, "device": "/job:localhost/replica:0/task:0/device:GPU:0", "ms": 1}, "results_match": true)";
     json += "}";
     write(python_, "#!/bin/sh\ncat <<'TFGPU_EOF'\n" + json + "\nTFGPU_EOF\n");
     ::chmod(python_.c_str(), 0755);
@@ -190,9 +193,13 @@ class VerifyDoctorPrediction : public ::testing::Test {
   ProcessResult verify(std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {"verify", "--python", python_};
     args.insert(args.end(), extra.begin(), extra.end());
-    return tfgpu(args, {{"HOME", (root_ / "home").string()},
-                        {"PATH", "/usr/bin:/bin"},
-                        {"VIRTUAL_ENV", ""}, {"CONDA_PREFIX", ""}, {"CONDA_EXE", ""}, {"PYENV_ROOT", ""}},
+    return tfgpu(args,
+                 {{"HOME", (root_ / "home").string()},
+                  {"PATH", "/usr/bin:/bin"},
+                  {"VIRTUAL_ENV", ""},
+                  {"CONDA_PREFIX", ""},
+                  {"CONDA_EXE", ""},
+                  {"PYENV_ROOT", ""}},
                  120000);
   }
   std::filesystem::path root_;
@@ -207,7 +214,8 @@ TEST_F(VerifyDoctorPrediction, MatchingAnswerReportsPredictionConfirmed) {
   EXPECT_EQ(j["prediction"]["verdict"], "confirmed") << r.out;
   EXPECT_EQ(j["prediction"]["summary"], "prediction confirmed: TensorFlow does not use the GPU");
   std::string predicted = j["prediction"]["predicted"];
-  EXPECT_TRUE(predicted.starts_with("tfgpu doctor (Python 3.11.9 (" + python_ + ")) predicted: TensorFlow will not use the GPU, because "))
+  EXPECT_TRUE(predicted.starts_with("tfgpu doctor (Python 3.11.9 (" + python_ +
+                                    ")) predicted: TensorFlow will not use the GPU, because "))
       << predicted;
   EXPECT_NE(predicted.find("tensorflow-cpu"), std::string::npos) << predicted;
 }
@@ -218,9 +226,11 @@ TEST_F(VerifyDoctorPrediction, DifferentAnswerReportsTheDifferenceLoudly) {
   EXPECT_EQ(r.exit_code, kExitProblems) << r.out << r.err;
   EXPECT_NE(r.out.find("!!! PREDICTION DIFFERS FROM TENSORFLOW'S REAL ANSWER"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("predicted TensorFlow would not use the GPU; it lists 1 GPU and ran a matmul on /GPU:0"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("tfgpu doctor (Python 3.11.9 (" + python_ + ")) predicted: TensorFlow will not use the GPU"),
-            std::string::npos) << r.out;
+            std::string::npos)
+      << r.out;
 }
 
 TEST_F(VerifyDoctorPrediction, PredictionFileStillOverridesDoctor) {

@@ -47,8 +47,8 @@ struct Machine {
     s.pythons.push_back(env("/home/u/cpu/bin/python3", "/home/u/cpu", "venv", "cpu", "2.16.1"));
     s.pythons.push_back(env("/usr/bin/python3.11", "/usr", "system", "", ""));
     verdicts.push_back(verdict_for(s.pythons[0], VerdictKind::kWillUseGpu, 2));
-    verdicts.push_back(verdict_for(s.pythons[1], VerdictKind::kWillNotUseGpu, 0,
-                                   {"tensorflow-cpu is the CPU-only build"}));
+    verdicts.push_back(
+        verdict_for(s.pythons[1], VerdictKind::kWillNotUseGpu, 0, {"tensorflow-cpu is the CPU-only build"}));
   }
 };
 

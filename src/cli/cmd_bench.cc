@@ -74,7 +74,8 @@ CommandRunner define_bench(CLI::App& sub) {
       ->check(CLI::Range(1, 7200));
   sub.add_option("--cublas", opt->cublas, "cuBLAS library to load instead of the KB's names (repeatable)")
       ->option_text("LIB");
-  sub.add_option("--cublaslt", opt->cublaslt, "cuBLASLt library (FP8 GEMM) to load instead of the KB's names (repeatable)")
+  sub.add_option("--cublaslt", opt->cublaslt,
+                 "cuBLASLt library (FP8 GEMM) to load instead of the KB's names (repeatable)")
       ->option_text("LIB");
   sub.add_option("--driver", opt->drivers, "Driver library to load instead of libcuda.so.1 / nvcuda.dll (repeatable)")
       ->option_text("LIB");

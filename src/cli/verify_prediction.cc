@@ -61,7 +61,8 @@ DoctorPrediction prediction_for_python(const Snapshot& s, const std::vector<Verd
     return found;
   };
   const PythonEnv* env = pick([&](const PythonEnv& py) { return python::path_clean(py.executable) == want; });
-  if (!env) env = pick([&](const PythonEnv& py) { return !py.prefix.empty() && python::path_clean(py.prefix) == want; });
+  if (!env)
+    env = pick([&](const PythonEnv& py) { return !py.prefix.empty() && python::path_clean(py.prefix) == want; });
   if (!env) {
     std::string w = resolve_dir(want, resolve);
     env = pick([&](const PythonEnv& py) { return resolve_dir(python::path_clean(py.executable), resolve) == w; });

@@ -380,16 +380,22 @@ class Fp8Problem {
   // "" or what failed.
   std::string prepare(cublasLtHandle_t h, int m, int n, int k, const CUdeviceptr* a_scale, const CUdeviceptr* b_scale) {
     const auto& a = lt_.api();
-    auto failed = [&](const char* call, cublasStatus_t st) { return fmt::format("{} failed: {}", call, lt_.status_name(st)); };
+    auto failed = [&](const char* call, cublasStatus_t st) {
+      return fmt::format("{} failed: {}", call, lt_.status_name(st));
+    };
     cublasStatus_t st = a.cublasLtMatmulDescCreate(&desc_, kCublasCompute32F, kCudaR32F);
     if (st != kCublasSuccess) return failed("cublasLtMatmulDescCreate", st);
     const int32_t trans_a = kCublasOpT, trans_b = kCublasOpN;
     const void* sa = reinterpret_cast<const void*>(*a_scale);
     const void* sb = reinterpret_cast<const void*>(*b_scale);
-    if ((st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescTransA, &trans_a, sizeof trans_a)) != kCublasSuccess ||
-        (st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescTransB, &trans_b, sizeof trans_b)) != kCublasSuccess ||
-        (st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescAScalePointer, &sa, sizeof sa)) != kCublasSuccess ||
-        (st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescBScalePointer, &sb, sizeof sb)) != kCublasSuccess) {
+    if ((st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescTransA, &trans_a, sizeof trans_a)) !=
+            kCublasSuccess ||
+        (st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescTransB, &trans_b, sizeof trans_b)) !=
+            kCublasSuccess ||
+        (st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescAScalePointer, &sa, sizeof sa)) !=
+            kCublasSuccess ||
+        (st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescBScalePointer, &sb, sizeof sb)) !=
+            kCublasSuccess) {
       return failed("cublasLtMatmulDescSetAttribute", st);
     }
     if ((st = a.cublasLtMatrixLayoutCreate(&a_, kCudaR8F_E4M3, k, m, k)) != kCublasSuccess ||
@@ -397,7 +403,8 @@ class Fp8Problem {
         (st = a.cublasLtMatrixLayoutCreate(&d_, kCudaR16BF, m, n, m)) != kCublasSuccess) {
       return failed("cublasLtMatrixLayoutCreate", st);
     }
-    if ((st = a.cublasLtMatmulPreferenceCreate(&pref_)) != kCublasSuccess) return failed("cublasLtMatmulPreferenceCreate", st);
+    if ((st = a.cublasLtMatmulPreferenceCreate(&pref_)) != kCublasSuccess)
+      return failed("cublasLtMatmulPreferenceCreate", st);
     const uint64_t ws = kLtWorkspaceBytes;
     if ((st = a.cublasLtMatmulPreferenceSetAttribute(pref_, kCublasLtMatmulPrefMaxWorkspaceBytes, &ws, sizeof ws)) !=
         kCublasSuccess) {
@@ -441,9 +448,11 @@ std::string fp8_shared(Runner& r, Scope& s, Fp8Shared& out) {
   const float one = 1.0f;
   for (CUdeviceptr* p : {&out.a_scale, &out.b_scale}) {
     if (CUresult rc = s.alloc(p, sizeof one); rc != kCudaSuccess) return r.call_error("cuMemAlloc", rc);
-    if (CUresult rc = r.a_.cuMemcpyHtoD(*p, &one, sizeof one); rc != kCudaSuccess) return r.call_error("cuMemcpyHtoD", rc);
+    if (CUresult rc = r.a_.cuMemcpyHtoD(*p, &one, sizeof one); rc != kCudaSuccess)
+      return r.call_error("cuMemcpyHtoD", rc);
   }
-  if (CUresult rc = s.alloc(&out.workspace, kLtWorkspaceBytes); rc != kCudaSuccess) return r.call_error("cuMemAlloc", rc);
+  if (CUresult rc = s.alloc(&out.workspace, kLtWorkspaceBytes); rc != kCudaSuccess)
+    return r.call_error("cuMemAlloc", rc);
   return "";
 }
 
@@ -458,18 +467,22 @@ std::string check_fp8(Runner& r, const CublasLt& lt, cublasLtHandle_t h, const F
   }
   Scope s(r.a_);
   CUdeviceptr a = 0, b = 0, d = 0;
-  for (auto [ptr, bytes] : {std::pair{&a, size_t{n * n}}, std::pair{&b, size_t{n * n}}, std::pair{&d, size_t{2 * n * n}}}) {
+  for (auto [ptr, bytes] :
+       {std::pair{&a, size_t{n * n}}, std::pair{&b, size_t{n * n}}, std::pair{&d, size_t{2 * n * n}}}) {
     if (CUresult rc = s.alloc(ptr, bytes); rc != kCudaSuccess) return r.call_error("cuMemAlloc", rc);
   }
   auto ab = encode(Precision::kFp8, av), bb = encode(Precision::kFp8, bv);
-  if (CUresult rc = r.a_.cuMemcpyHtoD(a, ab.data(), ab.size()); rc != kCudaSuccess) return r.call_error("cuMemcpyHtoD", rc);
-  if (CUresult rc = r.a_.cuMemcpyHtoD(b, bb.data(), bb.size()); rc != kCudaSuccess) return r.call_error("cuMemcpyHtoD", rc);
+  if (CUresult rc = r.a_.cuMemcpyHtoD(a, ab.data(), ab.size()); rc != kCudaSuccess)
+    return r.call_error("cuMemcpyHtoD", rc);
+  if (CUresult rc = r.a_.cuMemcpyHtoD(b, bb.data(), bb.size()); rc != kCudaSuccess)
+    return r.call_error("cuMemcpyHtoD", rc);
   Fp8Problem prob(lt);
   if (std::string e = prob.prepare(h, n, n, n, &shared.a_scale, &shared.b_scale); !e.empty()) return e;
   if (std::string e = prob.run(h, a, b, d, shared.workspace); !e.empty()) return e;
   if (CUresult rc = r.a_.cuCtxSynchronize(); rc != kCudaSuccess) return r.call_error("cuCtxSynchronize", rc);
   std::vector<unsigned char> out(2 * n * n);
-  if (CUresult rc = r.a_.cuMemcpyDtoH(out.data(), d, out.size()); rc != kCudaSuccess) return r.call_error("cuMemcpyDtoH", rc);
+  if (CUresult rc = r.a_.cuMemcpyDtoH(out.data(), d, out.size()); rc != kCudaSuccess)
+    return r.call_error("cuMemcpyDtoH", rc);
   // D[i + j*n] = sum_l A(i, l) * B[l + j*n], A(i, l) stored at A[l + i*n] (A transposed).
   for (int j = 0; j < n; ++j) {
     for (int i = 0; i < n; ++i) {

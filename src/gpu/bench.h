@@ -1,15 +1,16 @@
 #pragma once
 // `tfgpu bench`'s measurements as data: GEMM throughput through cuBLAS (FP32, TF32, FP16,
-// BF16) and cuBLASLt (FP8, where the card has it) at several sizes, device-to-device bandwidth (copy kernel and memcpy), host to
-// device and device to host (pinned and pageable). Each figure is the median of several
-// timed repetitions after warm-up, timed with CUDA events. run_bench() touches the real
-// driver and cuBLAS and belongs in a child process; the parent parses the JSON it prints.
+// BF16) and cuBLASLt (FP8, where the card has it) at several sizes, device-to-device
+// bandwidth (copy kernel and memcpy), host to device and device to host (pinned and
+// pageable). Each figure is the median of several timed repetitions after warm-up, timed
+// with CUDA events. run_bench() touches the real driver and cuBLAS and belongs in a child
+// process; the parent parses the JSON it prints.
 
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -80,9 +81,9 @@ struct BenchReport {
   int reps = 0;
   LoadOutcome driver_load;
   LoadOutcome cublas_load;
-  LoadOutcome cublaslt_load;      // tried only when FP8 runs
-  int cublaslt_version = 0;       // cublasLtGetVersion: 130100 = 13.1.0
-  std::string fp8_note;           // why there are no FP8 rows ("not supported on this card (CC 8.6 < 8.9)")
+  LoadOutcome cublaslt_load;  // tried only when FP8 runs
+  int cublaslt_version = 0;   // cublasLtGetVersion: 130100 = 13.1.0
+  std::string fp8_note;       // why there are no FP8 rows ("not supported on this card (CC 8.6 < 8.9)")
   int driver_cuda_version = 0;
   int cublas_version = 0;         // cublasGetVersion: 130100 = 13.1.0
   std::vector<StepResult> steps;  // setup: load_driver, init, context, load_cublas, cublas_handle

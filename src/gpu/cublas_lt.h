@@ -64,16 +64,18 @@ struct CublasLtApi {
   cublasStatus_t(TFGPU_CUBLASAPI* cublasLtMatmulPreferenceDestroy)(cublasLtMatmulPreference_t pref) = nullptr;
   cublasStatus_t(TFGPU_CUBLASAPI* cublasLtMatmulPreferenceSetAttribute)(cublasLtMatmulPreference_t pref, int attr,
                                                                         const void* buf, size_t size) = nullptr;
-  cublasStatus_t(TFGPU_CUBLASAPI* cublasLtMatmulAlgoGetHeuristic)(
-      cublasLtHandle_t handle, cublasLtMatmulDesc_t desc, cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,
-      cublasLtMatrixLayout_t c, cublasLtMatrixLayout_t d, cublasLtMatmulPreference_t pref, int requested,
-      CublasLtHeuristicResult* results, int* returned) = nullptr;
-  cublasStatus_t(TFGPU_CUBLASAPI* cublasLtMatmul)(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc,
-                                                  const void* alpha, const void* a, cublasLtMatrixLayout_t a_desc,
-                                                  const void* b, cublasLtMatrixLayout_t b_desc, const void* beta,
-                                                  const void* c, cublasLtMatrixLayout_t c_desc, void* d,
-                                                  cublasLtMatrixLayout_t d_desc, const CublasLtMatmulAlgo* algo,
-                                                  void* workspace, size_t workspace_bytes, void* stream) = nullptr;
+  cublasStatus_t(TFGPU_CUBLASAPI* cublasLtMatmulAlgoGetHeuristic)(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc,
+                                                                  cublasLtMatrixLayout_t a, cublasLtMatrixLayout_t b,
+                                                                  cublasLtMatrixLayout_t c, cublasLtMatrixLayout_t d,
+                                                                  cublasLtMatmulPreference_t pref, int requested,
+                                                                  CublasLtHeuristicResult* results,
+                                                                  int* returned) = nullptr;
+  cublasStatus_t(TFGPU_CUBLASAPI* cublasLtMatmul)(cublasLtHandle_t handle, cublasLtMatmulDesc_t desc, const void* alpha,
+                                                  const void* a, cublasLtMatrixLayout_t a_desc, const void* b,
+                                                  cublasLtMatrixLayout_t b_desc, const void* beta, const void* c,
+                                                  cublasLtMatrixLayout_t c_desc, void* d, cublasLtMatrixLayout_t d_desc,
+                                                  const CublasLtMatmulAlgo* algo, void* workspace,
+                                                  size_t workspace_bytes, void* stream) = nullptr;
   const char*(TFGPU_CUBLASAPI* cublasLtGetStatusName)(cublasStatus_t status) = nullptr;  // optional
 };
 
