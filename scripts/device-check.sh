@@ -6,7 +6,8 @@
 #   2. `tfgpu verify`;
 #   3. `tfgpu bench --json` on the GEMM sizes below, using the cuBLAS from PyTorch's wheel
 #      so that both sides run the same library;
-#   4. scripts/torch_gemm_peer.py: the same sizes through torch.matmul, the peer;
+#   4. scripts/torch_gemm_peer.py: the same sizes through torch.matmul, the peer (FP8:
+#      torch._scaled_mm where the card and this torch have it, else "peer n/a");
 #   5. ratios: BF16 and FP16 GEMM vs PyTorch (goal >= 90%), device-to-device bandwidth vs
 #      the KB peak (goal >= 85%). Exit 0 when every goal is met, 1 otherwise.
 # Outputs land in $OUT (default ./build/device-out): verify.txt, bench.json, torch.json, ratios.txt.
@@ -71,8 +72,12 @@ timeout 200 "$tfgpu" bench --sizes "$SIZES" --copy-mib "$COPY_MIB" --json >"$OUT
 "$tfgpu" bench --sizes 1024 --copy-mib 64 --quick >"$OUT/bench-text-sample.txt" 2>&1 || true
 
 step "PyTorch peer (same sizes)"
+# The FP8 floor tfgpu used (its KB, kb/gpus.toml [[tensor_precision]]), for the peer too.
+fp8_floor=()
+fp8_min_cc=$(grep -A2 '^precision = "fp8"' kb/gpus.toml | sed -n 's/^min_cc = "\(.*\)"/\1/p' || true)
+[[ -n "$fp8_min_cc" ]] && fp8_floor=(--fp8-min-cc "$fp8_min_cc")
 PYTHONUNBUFFERED=1 timeout 200 "$PYTHON" scripts/torch_gemm_peer.py --sizes "$SIZES" --warmup 3 --reps 10 \
-  --copy-mib "$COPY_MIB" >"$OUT/torch.json"
+  --copy-mib "$COPY_MIB" "${fp8_floor[@]}" >"$OUT/torch.json"
 
 step "ratios"
 set +e
@@ -84,12 +89,21 @@ ok = True
 print("device: %s | torch %s (CUDA %s) on %s" % (bench.get("device", {}).get("name"), torch.get("torch"),
                                                   torch.get("cuda"), torch.get("device")))
 print("cuBLAS used by tfgpu: %s" % bench.get("cublas_library", {}).get("path"))
+print("cuBLASLt used by tfgpu (FP8): %s" % (bench.get("cublaslt_library", {}).get("path") or "-"))
+if bench.get("fp8_note"):
+    print(bench["fp8_note"])
 peer = {(g["precision"], g["m"]): g for g in torch["gemm"] if "tflops" in g}
+peer_errors = {(g["precision"], g["m"]): g["error"] for g in torch["gemm"] if "error" in g}
 print("%-5s %6s %12s %12s %8s %10s" % ("type", "size", "tfgpu TFLOPS", "torch TFLOPS", "ratio", "% of peak"))
 for g in bench["gemm"]:
     key = (g["precision"], g["m"])
     if g.get("error") or key not in peer:
-        print("%-5s %6d  %s" % (key[0], key[1], g.get("error") or "no peer figure"))
+        why = g.get("error") or peer_errors.get(key) or "no peer figure"
+        if not g.get("error") and key[0] == "fp8":
+            why = "%.1f TFLOPS%s; %s" % (g["tflops"], "" if g.get("percent_of_peak") is None else
+                                         ", %.0f%% of KB peak" % g["percent_of_peak"],
+                                         why if why.startswith("peer n/a") else "peer n/a: " + why)
+        print("%-5s %6d  %s" % (key[0], key[1], why))
         ok = ok and key[0] not in ("bf16", "fp16")
         continue
     ratio = g["tflops"] / peer[key]["tflops"]

@@ -167,6 +167,123 @@ TEST(BenchPlan, QuickIsSmallerThanFull) {
   EXPECT_GE(q.warmup, 1);
 }
 
+// ---- FP8 through cuBLASLt -----------------------------------------------------------
+
+// A bench with FP8 enabled from a KB floor of 8.9 on a mock card of compute capability `cc`.
+BenchReport bench_fp8(const char* cc, const char* cublaslt_mode = "ok",
+                      std::vector<std::string> cublaslt = {kMockDir + "/libcublasLt.so.13"}) {
+  ::setenv("TFGPU_MOCK_CUDA_CC", cc, 1);
+  ::setenv("TFGPU_MOCK_CUBLASLT", cublaslt_mode, 1);
+  Env e("ok", "ok");
+  BenchOptions o;
+  o.plan = bench_plan(BenchMode::kQuick);
+  o.plan.gemm_sizes = {64, 256};
+  o.plan.d2d_bytes = 1u << 20;
+  o.plan.host_bytes = 1u << 20;
+  o.driver_candidates = {kMockDir + "/libcuda.so.1"};
+  o.cublas_candidates = {kMockDir + "/libcublas.so.13"};
+  o.cublaslt_candidates = std::move(cublaslt);
+  o.fp8_min_cc = std::pair{8, 9};
+  auto r = run_bench(o);
+  ::unsetenv("TFGPU_MOCK_CUDA_CC");
+  ::unsetenv("TFGPU_MOCK_CUBLASLT");
+  return r;
+}
+
+TEST(BenchFp8, RunsThroughCublasLtOnAHopperCardAndIsChecked) {
+  auto r = bench_fp8("9.0");
+  ASSERT_TRUE(r.setup_passed()) << to_json(r).dump(2);
+  ASSERT_EQ(r.gemm.size(), 10u);  // 4 cublasGemmEx precisions + FP8, 2 sizes each
+  const auto* g = gemm(r, Precision::kFp8, 256);
+  ASSERT_NE(g, nullptr);
+  EXPECT_TRUE(g->error.empty()) << g->error;
+  EXPECT_NEAR(g->tflops, 990.0, 0.5);  // the mock cuBLASLt's rate
+  EXPECT_EQ(g->check, "ok");           // E4M3 in, BF16 out, matched the host's answer
+  EXPECT_EQ(r.cublaslt_version, 130100);
+  EXPECT_EQ(r.cublaslt_load.opened, kMockDir + "/libcublasLt.so.13");
+  EXPECT_TRUE(r.fp8_note.empty());
+}
+
+TEST(BenchFp8, PercentOfTheKbFp8PeakIsShownInTextAndJson) {
+  auto r = bench_fp8("9.0");
+  report::PeakFigures peaks;
+  peaks.gpu = "H200 SXM 141GB";
+  peaks.matched_by = "name";
+  peaks.fp8_tflops = 1979.0;
+  std::string text = report::render_bench_text(r, peaks);
+  EXPECT_NE(text.find("FP8       256"), std::string::npos) << text;
+  EXPECT_NE(text.find("50%"), std::string::npos) << text;  // 990 / 1979
+  EXPECT_NE(text.find("cuBLASLt 13.1.0"), std::string::npos) << text;
+  auto j = report::bench_json(r, peaks);
+  bool seen = false;
+  for (const auto& row : j["gemm"]) {
+    if (row["precision"] != "fp8") continue;
+    seen = true;
+    EXPECT_NEAR(row["percent_of_peak"].get<double>(), 100.0 * 990.0 / 1979.0, 0.1);
+  }
+  EXPECT_TRUE(seen);
+  EXPECT_EQ(j["cublaslt_library"]["opened"], kMockDir + "/libcublasLt.so.13");
+}
+
+TEST(BenchFp8, BelowTheKbFloorThereIsNoFp8RowButANote) {
+  auto r = bench_fp8("8.6");
+  EXPECT_EQ(gemm(r, Precision::kFp8, 64), nullptr);
+  EXPECT_EQ(r.gemm.size(), 8u);
+  EXPECT_EQ(r.fp8_note, "FP8 GEMM: not supported on this card (CC 8.6 < 8.9)");
+  EXPECT_TRUE(r.cublaslt_load.tried.empty());  // not even loaded
+  report::PeakFigures none;
+  EXPECT_NE(report::render_bench_text(r, none).find("FP8 GEMM: not supported on this card (CC 8.6 < 8.9)"),
+            std::string::npos);
+  EXPECT_EQ(to_json(r)["fp8_note"], "FP8 GEMM: not supported on this card (CC 8.6 < 8.9)");
+}
+
+TEST(BenchFp8, WithoutAKbFloorFp8IsNotMeasuredAndSaysWhy) {
+  auto r = bench("ok", "ok");  // no fp8_min_cc
+  EXPECT_EQ(gemm(r, Precision::kFp8, 64), nullptr);
+  EXPECT_EQ(r.fp8_note, "FP8 GEMM not measured: the KB has no compute-capability floor for FP8");
+}
+
+TEST(BenchFp8, MissingCublasLtIsAnErrorOnEachFp8RowOnly) {
+  auto r = bench_fp8("9.0", "ok", {kMockDir + "/libcublasLt-missing.so.13"});
+  EXPECT_TRUE(r.setup_passed());
+  for (int size : {64, 256}) {
+    const auto* g = gemm(r, Precision::kFp8, size);
+    ASSERT_NE(g, nullptr);
+    EXPECT_TRUE(g->error.starts_with("cuBLASLt not loaded: ")) << g->error;
+    EXPECT_NE(g->error.find("libcublasLt-missing.so.13"), std::string::npos) << g->error;
+  }
+  EXPECT_TRUE(gemm(r, Precision::kBf16, 256)->error.empty());
+  EXPECT_EQ(r.bandwidth.size(), 6u);
+  EXPECT_EQ(r.cublaslt_load.tried.size(), 1u);
+}
+
+TEST(BenchFp8, CublasLtFailuresAreNamedPerRow) {
+  auto create = bench_fp8("9.0", "create_fail");
+  EXPECT_EQ(gemm(create, Precision::kFp8, 64)->error, "cublasLtCreate failed: CUBLAS_STATUS_NOT_INITIALIZED");
+  auto no_algo = bench_fp8("9.0", "no_algo");
+  EXPECT_EQ(gemm(no_algo, Precision::kFp8, 256)->error,
+            "cublasLtMatmulAlgoGetHeuristic failed: CUBLAS_STATUS_NOT_SUPPORTED");
+  auto fails = bench_fp8("9.0", "matmul_fail");
+  EXPECT_EQ(gemm(fails, Precision::kFp8, 64)->error, "cublasLtMatmul failed: CUBLAS_STATUS_EXECUTION_FAILED");
+  EXPECT_TRUE(gemm(fails, Precision::kFp16, 64)->error.empty());
+}
+
+TEST(BenchFp8, WrongFp8ResultIsFlagged) {
+  auto r = bench_fp8("8.9", "wrong_result");  // Ada: at the floor, FP8 runs
+  const auto* g = gemm(r, Precision::kFp8, 256);
+  ASSERT_NE(g, nullptr);
+  EXPECT_TRUE(g->check.starts_with("wrong result: D[3,0]")) << g->check;
+  EXPECT_GT(g->tflops, 0);
+}
+
+TEST(BenchFp8, Fp8RowsSurviveTheTripFromChildToParent) {
+  auto r = bench_fp8("9.0", "ok", {kMockDir + "/libcublasLt-missing.so.13", kMockDir + "/libcublasLt.so.13"});
+  auto back = bench_report_from_json(nlohmann::json::parse(to_json(r).dump()));
+  ASSERT_TRUE(back.has_value()) << back.error().message;
+  EXPECT_EQ(to_json(*back), to_json(r));
+  EXPECT_EQ(back->cublaslt_load.tried.size(), 2u);
+}
+
 TEST(BenchRender, StatesTheMixedPrecisionSpeedUpAndPercentOfPeak) {
   auto r = bench("ok", "ok");
   report::PeakFigures peaks;

@@ -2,7 +2,11 @@
 // the mock libcuda.so.1 / libcublas.so.13 found through LD_LIBRARY_PATH exactly as the
 // real ones would be. Covers the failures only a child process can survive: a driver that
 // crashes or hangs inside cuInit.
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -91,12 +95,47 @@ TEST(BenchCli, QuickJsonHasFiguresPeaksAndTheSpeedUp) {
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "tfgpu.bench/1");
   EXPECT_EQ(j["mode"], "quick");
-  EXPECT_EQ(j["gemm"].size(), 8u);
+  EXPECT_EQ(j["gemm"].size(), 10u);                 // FP32, TF32, FP16, BF16 and FP8 (an RTX 4090 is CC 8.9)
   EXPECT_EQ(j["peak"]["gpu"], "GeForce RTX 4090");  // from the KB, matched by the driver's name
   EXPECT_EQ(j["peak"]["matched_by"], "name");
   EXPECT_TRUE(j["gemm"][0]["percent_of_peak"].is_number());
   EXPECT_EQ(j["mixed_precision_speedup"]["bf16"], "BF16 GEMM is 2.2x FP32 on this card (128: 155.0 vs 70.0 TFLOPS)");
   EXPECT_EQ(j["cublas_library"]["opened"], "libcublas.so.13");  // first KB name that loads
+}
+
+TEST(BenchCli, Fp8RowOnAHopperCardIsAPercentOfTheKbFp8Peak) {
+  auto r = tfgpu({"bench", "--quick", "--sizes", "64,128", "--copy-mib", "4", "--json"},
+                 {{"TFGPU_MOCK_CUDA_NAME", "NVIDIA H200 SXM 141GB"}, {"TFGPU_MOCK_CUDA_CC", "9.0"}});
+  ASSERT_EQ(r.exit_code, kExitOk) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["peak"]["gpu"], "H200 SXM 141GB");
+  EXPECT_EQ(j["cublaslt_library"]["opened"], "libcublasLt.so.13");  // first KB name that loads
+  int fp8_rows = 0;
+  for (const auto& g : j["gemm"]) {
+    if (g["precision"] != "fp8") continue;
+    ++fp8_rows;
+    EXPECT_EQ(g["check"], "ok");
+    EXPECT_NEAR(g["percent_of_peak"].get<double>(), 100.0 * 990.0 / j["peak"]["fp8_tflops"].get<double>(), 0.1);
+  }
+  EXPECT_EQ(fp8_rows, 2);
+  EXPECT_FALSE(j.contains("fp8_note"));
+}
+
+TEST(BenchCli, Fp8IsAbsentWithANoteBelowTheKbFloor) {
+  auto r = tfgpu({"bench", "--quick", "--sizes", "64", "--copy-mib", "1"},
+                 {{"TFGPU_MOCK_CUDA_NAME", "NVIDIA GeForce RTX 3090"}, {"TFGPU_MOCK_CUDA_CC", "8.6"}});
+  EXPECT_EQ(r.exit_code, kExitOk) << r.out << r.err;
+  EXPECT_NE(r.out.find("FP8 GEMM: not supported on this card (CC 8.6 < 8.9)"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("FP8     "), std::string::npos) << r.out;
+}
+
+TEST(BenchCli, UnloadableCublasLtIsReportedOnTheFp8RowsAndTheRestRuns) {
+  auto r = tfgpu({"bench", "--quick", "--sizes", "64", "--copy-mib", "1", "--cublaslt", "libcublasLt-not-here.so.13"},
+                 {{"TFGPU_MOCK_CUDA_CC", "9.0"}});
+  EXPECT_EQ(r.exit_code, kExitOk) << r.out << r.err;  // FP8 is opportunistic: its absence is not a failure
+  EXPECT_NE(r.out.find("FP8        64  cuBLASLt not loaded: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("BF16 GEMM is"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("device to device, cuMemcpyDtoD"), std::string::npos) << r.out;
 }
 
 TEST(BenchCli, BadSizesAreAUsageError) {
@@ -109,6 +148,100 @@ TEST(BenchCli, CrashingDriverIsReportedAndTfgpuSurvives) {
   auto r = tfgpu({"bench", "--quick"}, {{"TFGPU_MOCK_CUDA", "crash"}});
   EXPECT_EQ(r.exit_code, kExitProblems);
   EXPECT_NE(r.out.find("the benchmark process did not finish: crashed"), std::string::npos) << r.out;
+}
+
+// --python without --prediction: doctor's own verdict, computed in-process from a live
+// probe. The venv holds tensorflow-cpu (a CPU-only build on every machine, so the
+// verdict is "will not use the GPU" wherever this runs); its "python" is a script
+// printing canned TensorFlow answers.
+class VerifyDoctorPrediction : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    namespace fs = std::filesystem;
+    root_ = fs::temp_directory_path() / ("tfgpu_verify_doctor_" + std::to_string(::getpid()) + "_" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(root_);
+    fs::create_directories(root_ / "home");
+    fs::create_directories(root_ / "venv/bin");
+    write(root_ / "venv/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.9\n");
+    fs::path site = root_ / "venv/lib/python3.11/site-packages";
+    write(site / "tensorflow_cpu-2.16.1.dist-info/METADATA",
+          "Metadata-Version: 2.1\nName: tensorflow-cpu\nVersion: 2.16.1\n\n");
+    fs::create_directories(site / "tensorflow");
+    python_ = (root_ / "venv/bin/python3").string();
+  }
+  void TearDown() override { std::filesystem::remove_all(root_); }
+
+  static void write(const std::filesystem::path& p, const std::string& text) {
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p) << text;
+  }
+  // The interpreter prints TensorFlow's answer: `gpus` GPUs and a matmul placed on one.
+  void tensorflow_answers(int gpus) {
+    std::string list, dev = "/job:localhost/replica:0/task:0/device:CPU:0";
+    for (int i = 0; i < gpus; ++i)
+      list += std::string(i ? ", " : "") + "\"/physical_device:GPU:" + std::to_string(i) + "\"";
+    std::string json = R"({"schema": "tfgpu.tfcheck/1", "python": "3.11.9", "tf_version": "2.16.1", "gpus": [)" + list +
+                       R"(], "matmul_cpu": {"ran": true, "device": ")" + dev + R"(", "ms": 30})";
+    if (gpus > 0)
+      json +=
+          R"(, "matmul_gpu": {"ran": true, "device": "/job:localhost/replica:0/task:0/device:GPU:0", "ms": 1}, "results_match": true)";
+    json += "}";
+    write(python_, "#!/bin/sh\ncat <<'TFGPU_EOF'\n" + json + "\nTFGPU_EOF\n");
+    ::chmod(python_.c_str(), 0755);
+  }
+  ProcessResult verify(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"verify", "--python", python_};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return tfgpu(args,
+                 {{"HOME", (root_ / "home").string()},
+                  {"PATH", "/usr/bin:/bin"},
+                  {"VIRTUAL_ENV", ""},
+                  {"CONDA_PREFIX", ""},
+                  {"CONDA_EXE", ""},
+                  {"PYENV_ROOT", ""}},
+                 120000);
+  }
+  std::filesystem::path root_;
+  std::string python_;
+};
+
+TEST_F(VerifyDoctorPrediction, MatchingAnswerReportsPredictionConfirmed) {
+  tensorflow_answers(0);
+  auto r = verify({"--json"});
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
+  EXPECT_EQ(j["prediction"]["verdict"], "confirmed") << r.out;
+  EXPECT_EQ(j["prediction"]["summary"], "prediction confirmed: TensorFlow does not use the GPU");
+  std::string predicted = j["prediction"]["predicted"];
+  EXPECT_TRUE(predicted.starts_with("tfgpu doctor (Python 3.11.9 (" + python_ +
+                                    ")) predicted: TensorFlow will not use the GPU, because "))
+      << predicted;
+  EXPECT_NE(predicted.find("tensorflow-cpu"), std::string::npos) << predicted;
+}
+
+TEST_F(VerifyDoctorPrediction, DifferentAnswerReportsTheDifferenceLoudly) {
+  tensorflow_answers(1);
+  auto r = verify();
+  EXPECT_EQ(r.exit_code, kExitProblems) << r.out << r.err;
+  EXPECT_NE(r.out.find("!!! PREDICTION DIFFERS FROM TENSORFLOW'S REAL ANSWER"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("predicted TensorFlow would not use the GPU; it lists 1 GPU and ran a matmul on /GPU:0"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("tfgpu doctor (Python 3.11.9 (" + python_ + ")) predicted: TensorFlow will not use the GPU"),
+            std::string::npos)
+      << r.out;
+}
+
+TEST_F(VerifyDoctorPrediction, PredictionFileStillOverridesDoctor) {
+  tensorflow_answers(1);
+  std::string file = (root_ / "prediction.json").string();
+  write(file, R"({"will_use_gpu": true, "gpus": 1, "source": "my notes"})");
+  auto r = verify({"--prediction", file, "--json"});
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
+  EXPECT_EQ(j["prediction"]["verdict"], "confirmed");
+  EXPECT_EQ(j["prediction"]["predicted"], "my notes predicted: TensorFlow will use 1 GPU");
 }
 
 }  // namespace
@@ -158,7 +291,7 @@ TEST(BenchCli, ProgressLineShowsOnATerminalAndIsClearedBeforeTheReport) {
   EXPECT_EQ(code, kExitOk) << err.str();
   std::string text = out.str();
   EXPECT_NE(text.find("\r\x1b[K  measuring "), std::string::npos) << text;
-  EXPECT_NE(text.find("/10 GEMM"), std::string::npos) << text;  // "k/10 GEMM fp32 64": 4 GEMMs + 6 copies
+  EXPECT_NE(text.find("/11 GEMM"), std::string::npos) << text;  // "k/11 GEMM fp32 64": 5 GEMMs + 6 copies
   size_t report = text.find("tfgpu bench (quick mode");
   ASSERT_NE(report, std::string::npos);
   EXPECT_EQ(text.rfind("\x1b[K", report), report - 3);  // the line is cleared right before the report

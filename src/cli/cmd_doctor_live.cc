@@ -36,8 +36,10 @@ void add_search_dir_permissions(const Host& host, Snapshot& s) {
   }
 }
 
-Result<Snapshot> doctor_live_snapshot(const Host& host, const kb::KnowledgeBase& kb) {
+Result<Snapshot> doctor_live_snapshot(const Host& host, const kb::KnowledgeBase& kb,
+                                      const std::vector<std::string>& extra_pythons) {
   probe::ProbeOptions o;
+  o.extra_pythons = extra_pythons;  // `tfgpu verify --python PATH`: that interpreter too
   // GPUs seen only on the PCI bus (no driver) get their name and compute capability from the KB.
   o.name_gpu = [&kb](uint16_t vendor, uint16_t device) -> std::optional<probe::GpuFacts> {
     if (const kb::Gpu* g = kb.find_gpu(vendor, device)) return probe::GpuFacts{g->name, g->cc.str()};
@@ -49,6 +51,10 @@ Result<Snapshot> doctor_live_snapshot(const Host& host, const kb::KnowledgeBase&
   Snapshot s = probe::probe_machine(host, o);
   add_search_dir_permissions(host, s);
   return s;
+}
+
+Result<Snapshot> doctor_live_snapshot(const Host& host, const kb::KnowledgeBase& kb) {
+  return doctor_live_snapshot(host, kb, {});
 }
 
 }  // namespace tfgpu

@@ -7,9 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/verify_prediction.h"
 #include "gpu/child.h"
 #include "gpu/tf_check.h"
 #include "gpu/verify.h"
+#include "kb/kb.h"
 #include "report/verify_render.h"
 #include "util/error.h"
 
@@ -27,7 +29,7 @@ struct VerifyOptions {
 
 // The prediction to hold TensorFlow's answer against: --prediction FILE, either a small
 // prediction object or a saved `tfgpu doctor --json` report (its verdict for --python).
-// Running doctor's rules in-process here is the next step once doctor lands on main.
+// Without FILE, doctor's verdict is computed in-process (verify_prediction.h).
 Result<std::optional<gpu::TfPrediction>> load_prediction(const Host& host, const std::string& file,
                                                          const std::string& python) {
   if (file.empty()) return std::optional<gpu::TfPrediction>{};
@@ -48,7 +50,8 @@ CommandRunner define_verify(CLI::App& sub) {
   sub.add_option("--python", opt->python, "Also run TensorFlow's own GPU check in this Python interpreter")
       ->option_text("PATH");
   sub.add_option("--prediction", opt->prediction_file,
-                 "Prediction to compare TensorFlow's answer with: `tfgpu doctor --json` output or docs/verify-json.md")
+                 "Prediction to compare TensorFlow's answer with, instead of doctor's verdict computed here: "
+                 "`tfgpu doctor --json` output or docs/verify-json.md")
       ->option_text("FILE");
   sub.add_option("--timeout", opt->timeout_s, "Seconds the driver check may take (default 60)")
       ->check(CLI::Range(1, 3600));
@@ -80,8 +83,25 @@ CommandRunner define_verify(CLI::App& sub) {
     }
     if (!opt->python.empty()) {
       v.python = opt->python;
+      std::string note;
+      if (opt->prediction_file.empty()) {
+        // No FILE: doctor's own verdict for this interpreter, from a live probe.
+        if (auto kb = kb::load_for_command(io.host, io.global.kb_dir); kb) {
+          auto dp = predict_with_doctor(io.host, *kb, opt->python);
+          *prediction = dp.prediction;
+          note = dp.note;
+        } else {
+          note = "no prediction for " + opt->python + ": " + kb.error().message;
+        }
+      }
+      v.predicted = *prediction ? gpu::describe_prediction(**prediction) : note;
       v.tf = gpu::run_tf_check(io.host, opt->python, std::chrono::seconds(opt->python_timeout_s));
       v.prediction = gpu::compare_prediction(*prediction, *v.tf);
+      if (!note.empty() && v.prediction->verdict == gpu::PredictionCheck::Verdict::kNoPrediction) {
+        // "no prediction to compare with; TensorFlow sees 1 GPU" -> say why there is none.
+        auto semi = v.prediction->summary.find(';');
+        v.prediction->summary = note + (semi == std::string::npos ? "" : v.prediction->summary.substr(semi));
+      }
     }
     switch (io.global.format) {
       case OutputFormat::kJson:

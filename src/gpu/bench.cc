@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "gpu/cublas.h"
+#include "gpu/cublas_lt.h"
 #include "gpu/cuda_driver.h"
 #include "gpu/ptx.h"
 
@@ -24,16 +26,18 @@ const char* to_string(Precision p) {
     case Precision::kFp16:
       return "fp16";
     case Precision::kBf16:
+      return "bf16";
+    case Precision::kFp8:
       break;
   }
-  return "bf16";
+  return "fp8";
 }
 
 Result<Precision> parse_precision(const std::string& text) {
-  for (Precision p : {Precision::kFp32, Precision::kTf32, Precision::kFp16, Precision::kBf16}) {
+  for (Precision p : {Precision::kFp32, Precision::kTf32, Precision::kFp16, Precision::kBf16, Precision::kFp8}) {
     if (text == to_string(p)) return p;
   }
-  return fail(Error::input(fmt::format("unknown precision '{}' (fp32, tf32, fp16, bf16)", text)));
+  return fail(Error::input(fmt::format("unknown precision '{}' (fp32, tf32, fp16, bf16, fp8)", text)));
 }
 
 BenchPlan bench_plan(BenchMode mode) {
@@ -113,6 +117,27 @@ uint16_t to_bf16(float f) {
 
 float from_bf16(uint16_t b) { return std::bit_cast<float>(static_cast<uint32_t>(b) << 16); }
 
+// OCP FP8 E4M3 (what CUDA_R_8F_E4M3 holds): 1 sign, 4 exponent bits (bias 7), 3 mantissa
+// bits, no infinities, largest finite 448 (0x7e). Round to nearest even, saturating.
+uint8_t to_e4m3(float f) {
+  uint8_t sign = std::signbit(f) ? 0x80 : 0;
+  float a = std::fabs(f);
+  if (std::isnan(a)) return 0x7f;
+  if (a >= 448.0f) return sign | 0x7e;
+  int e = 0;
+  std::frexp(a, &e);  // a = m * 2^e, m in [0.5, 1)
+  int exp = std::max(e - 1, -6);
+  float steps = std::nearbyint(std::ldexp(a, 3 - exp));  // in units of the spacing 2^(exp-3)
+  if (steps >= 16.0f) {
+    ++exp;
+    steps = 8.0f;
+  }
+  if (steps < 8.0f) return static_cast<uint8_t>(sign | static_cast<uint8_t>(steps));  // subnormal (exp = -6)
+  int biased = exp + 7;
+  if (biased > 15 || (biased == 15 && steps - 8.0f >= 7.0f)) return sign | 0x7e;
+  return static_cast<uint8_t>(sign | (biased << 3) | static_cast<int>(steps - 8.0f));
+}
+
 int data_type(Precision p) {
   switch (p) {
     case Precision::kFp16:
@@ -124,7 +149,9 @@ int data_type(Precision p) {
   }
 }
 int compute_type(Precision p) { return p == Precision::kTf32 ? kCublasCompute32FFastTf32 : kCublasCompute32F; }
-size_t elem_size(Precision p) { return p == Precision::kFp16 || p == Precision::kBf16 ? 2 : 4; }
+size_t elem_size(Precision p) {
+  return p == Precision::kFp8 ? 1 : p == Precision::kFp16 || p == Precision::kBf16 ? 2 : 4;
+}
 
 // Host values of a precision, as bytes.
 std::vector<unsigned char> encode(Precision p, const std::vector<float>& values) {
@@ -136,6 +163,8 @@ std::vector<unsigned char> encode(Precision p, const std::vector<float>& values)
     } else if (p == Precision::kBf16) {
       uint16_t b = to_bf16(values[i]);
       std::memcpy(out.data() + 2 * i, &b, 2);
+    } else if (p == Precision::kFp8) {
+      out[i] = to_e4m3(values[i]);
     } else {
       std::memcpy(out.data() + 4 * i, &values[i], 4);
     }
@@ -322,6 +351,242 @@ void bench_gemm(Runner& r, const Cublas& cb, cublasHandle_t h, Precision p, int 
   }
   out.median_ms = median(out.times_ms);
   if (out.median_ms > 0) out.tflops = 2.0 * size * static_cast<double>(size) * size / (out.median_ms * 1e-3) / 1e12;
+}
+
+// ---- FP8 through cuBLASLt -------------------------------------------------------
+//
+// cublasGemmEx has no FP8; cublasLtMatmul does, with constraints (cublasLt.h and the
+// cuBLAS docs' FP8 table): A and B E4M3, A transposed and B not ("TN"), FP32 compute and
+// scale, C/D BF16 (or FP32). D (m x n) = op(A) * B where A is stored k x m and B k x n,
+// column-major. The per-tensor A/B scale pointers are set to device 1.0f, as a framework's
+// scaled matmul does (torch._scaled_mm takes the same two scales).
+
+constexpr size_t kLtWorkspaceBytes = 32u << 20;
+
+// The descriptors of one FP8 problem size; they free themselves.
+class Fp8Problem {
+ public:
+  explicit Fp8Problem(const CublasLt& lt) : lt_(lt) {}
+  ~Fp8Problem() {
+    const auto& a = lt_.api();
+    if (pref_) a.cublasLtMatmulPreferenceDestroy(pref_);
+    for (cublasLtMatrixLayout_t l : {a_, b_, d_})
+      if (l) a.cublasLtMatrixLayoutDestroy(l);
+    if (desc_) a.cublasLtMatmulDescDestroy(desc_);
+  }
+  Fp8Problem(const Fp8Problem&) = delete;
+  Fp8Problem& operator=(const Fp8Problem&) = delete;
+
+  // "" or what failed.
+  std::string prepare(cublasLtHandle_t h, int m, int n, int k, const CUdeviceptr* a_scale, const CUdeviceptr* b_scale) {
+    const auto& a = lt_.api();
+    auto failed = [&](const char* call, cublasStatus_t st) {
+      return fmt::format("{} failed: {}", call, lt_.status_name(st));
+    };
+    cublasStatus_t st = a.cublasLtMatmulDescCreate(&desc_, kCublasCompute32F, kCudaR32F);
+    if (st != kCublasSuccess) return failed("cublasLtMatmulDescCreate", st);
+    const int32_t trans_a = kCublasOpT, trans_b = kCublasOpN;
+    const void* sa = reinterpret_cast<const void*>(*a_scale);
+    const void* sb = reinterpret_cast<const void*>(*b_scale);
+    if ((st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescTransA, &trans_a, sizeof trans_a)) !=
+            kCublasSuccess ||
+        (st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescTransB, &trans_b, sizeof trans_b)) !=
+            kCublasSuccess ||
+        (st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescAScalePointer, &sa, sizeof sa)) !=
+            kCublasSuccess ||
+        (st = a.cublasLtMatmulDescSetAttribute(desc_, kCublasLtMatmulDescBScalePointer, &sb, sizeof sb)) !=
+            kCublasSuccess) {
+      return failed("cublasLtMatmulDescSetAttribute", st);
+    }
+    if ((st = a.cublasLtMatrixLayoutCreate(&a_, kCudaR8F_E4M3, k, m, k)) != kCublasSuccess ||
+        (st = a.cublasLtMatrixLayoutCreate(&b_, kCudaR8F_E4M3, k, n, k)) != kCublasSuccess ||
+        (st = a.cublasLtMatrixLayoutCreate(&d_, kCudaR16BF, m, n, m)) != kCublasSuccess) {
+      return failed("cublasLtMatrixLayoutCreate", st);
+    }
+    if ((st = a.cublasLtMatmulPreferenceCreate(&pref_)) != kCublasSuccess)
+      return failed("cublasLtMatmulPreferenceCreate", st);
+    const uint64_t ws = kLtWorkspaceBytes;
+    if ((st = a.cublasLtMatmulPreferenceSetAttribute(pref_, kCublasLtMatmulPrefMaxWorkspaceBytes, &ws, sizeof ws)) !=
+        kCublasSuccess) {
+      return failed("cublasLtMatmulPreferenceSetAttribute", st);
+    }
+    CublasLtHeuristicResult result{};
+    int returned = 0;
+    st = a.cublasLtMatmulAlgoGetHeuristic(h, desc_, a_, b_, d_, d_, pref_, 1, &result, &returned);
+    if (st != kCublasSuccess) return failed("cublasLtMatmulAlgoGetHeuristic", st);
+    if (returned < 1 || result.state != kCublasSuccess) {
+      return "cublasLtMatmulAlgoGetHeuristic found no FP8 algorithm for this card and cuBLASLt";
+    }
+    algo_ = result.algo;
+    return "";
+  }
+
+  std::string run(cublasLtHandle_t h, CUdeviceptr a, CUdeviceptr b, CUdeviceptr d, CUdeviceptr workspace) const {
+    const float alpha = 1.0f, beta = 0.0f;
+    auto* dp = reinterpret_cast<void*>(d);
+    cublasStatus_t st = lt_.api().cublasLtMatmul(h, desc_, &alpha, reinterpret_cast<const void*>(a), a_,
+                                                 reinterpret_cast<const void*>(b), b_, &beta, dp, d_, dp, d_, &algo_,
+                                                 reinterpret_cast<void*>(workspace), kLtWorkspaceBytes, nullptr);
+    if (st != kCublasSuccess) return fmt::format("cublasLtMatmul failed: {}", lt_.status_name(st));
+    return "";
+  }
+
+ private:
+  const CublasLt& lt_;
+  cublasLtMatmulDesc_t desc_ = nullptr;
+  cublasLtMatrixLayout_t a_ = nullptr, b_ = nullptr, d_ = nullptr;
+  cublasLtMatmulPreference_t pref_ = nullptr;
+  CublasLtMatmulAlgo algo_{};
+};
+
+// Device memory every FP8 GEMM shares: the two unit scales and the workspace.
+struct Fp8Shared {
+  CUdeviceptr a_scale = 0, b_scale = 0, workspace = 0;
+};
+
+std::string fp8_shared(Runner& r, Scope& s, Fp8Shared& out) {
+  const float one = 1.0f;
+  for (CUdeviceptr* p : {&out.a_scale, &out.b_scale}) {
+    if (CUresult rc = s.alloc(p, sizeof one); rc != kCudaSuccess) return r.call_error("cuMemAlloc", rc);
+    if (CUresult rc = r.a_.cuMemcpyHtoD(*p, &one, sizeof one); rc != kCudaSuccess)
+      return r.call_error("cuMemcpyHtoD", rc);
+  }
+  if (CUresult rc = s.alloc(&out.workspace, kLtWorkspaceBytes); rc != kCudaSuccess)
+    return r.call_error("cuMemAlloc", rc);
+  return "";
+}
+
+// A 64x64x64 FP8 GEMM of small integers (exact in E4M3 and, summed, in BF16) compared
+// with the host's answer.
+std::string check_fp8(Runner& r, const CublasLt& lt, cublasLtHandle_t h, const Fp8Shared& shared) {
+  const int n = 64;
+  std::vector<float> av(n * n), bv(n * n);
+  for (int i = 0; i < n * n; ++i) {
+    av[i] = static_cast<float>((i * 7) % 5 - 2);
+    bv[i] = static_cast<float>((i * 3) % 5 - 2);
+  }
+  Scope s(r.a_);
+  CUdeviceptr a = 0, b = 0, d = 0;
+  for (auto [ptr, bytes] :
+       {std::pair{&a, size_t{n * n}}, std::pair{&b, size_t{n * n}}, std::pair{&d, size_t{2 * n * n}}}) {
+    if (CUresult rc = s.alloc(ptr, bytes); rc != kCudaSuccess) return r.call_error("cuMemAlloc", rc);
+  }
+  auto ab = encode(Precision::kFp8, av), bb = encode(Precision::kFp8, bv);
+  if (CUresult rc = r.a_.cuMemcpyHtoD(a, ab.data(), ab.size()); rc != kCudaSuccess)
+    return r.call_error("cuMemcpyHtoD", rc);
+  if (CUresult rc = r.a_.cuMemcpyHtoD(b, bb.data(), bb.size()); rc != kCudaSuccess)
+    return r.call_error("cuMemcpyHtoD", rc);
+  Fp8Problem prob(lt);
+  if (std::string e = prob.prepare(h, n, n, n, &shared.a_scale, &shared.b_scale); !e.empty()) return e;
+  if (std::string e = prob.run(h, a, b, d, shared.workspace); !e.empty()) return e;
+  if (CUresult rc = r.a_.cuCtxSynchronize(); rc != kCudaSuccess) return r.call_error("cuCtxSynchronize", rc);
+  std::vector<unsigned char> out(2 * n * n);
+  if (CUresult rc = r.a_.cuMemcpyDtoH(out.data(), d, out.size()); rc != kCudaSuccess)
+    return r.call_error("cuMemcpyDtoH", rc);
+  // D[i + j*n] = sum_l A(i, l) * B[l + j*n], A(i, l) stored at A[l + i*n] (A transposed).
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) {
+      float want = 0;
+      for (int l = 0; l < n; ++l) want += av[l + i * n] * bv[l + j * n];
+      float got = decode(Precision::kBf16, out.data(), static_cast<size_t>(i + j * n));
+      if (got != want) return fmt::format("wrong result: D[{},{}] = {} (expected {})", i, j, got, want);
+    }
+  }
+  return "ok";
+}
+
+void bench_fp8(Runner& r, const CublasLt& lt, cublasLtHandle_t h, const Fp8Shared& shared, int size, GemmResult& out) {
+  out.precision = Precision::kFp8;
+  out.m = out.n = out.k = size;
+  Scope s(r.a_);
+  CUdeviceptr a = 0, b = 0, d = 0;
+  size_t count = static_cast<size_t>(size) * size;
+  for (auto [ptr, bytes] : {std::pair{&a, count}, std::pair{&b, count}, std::pair{&d, 2 * count}}) {
+    if (CUresult rc = s.alloc(ptr, bytes); rc != kCudaSuccess) {
+      out.error = r.call_error("cuMemAlloc", rc);
+      return;
+    }
+  }
+  if (std::string e = r.fill(a, count, Precision::kFp8, 1); !e.empty()) {
+    out.error = e;
+    return;
+  }
+  if (std::string e = r.fill(b, count, Precision::kFp8, 2); !e.empty()) {
+    out.error = e;
+    return;
+  }
+  Fp8Problem prob(lt);
+  if (std::string e = prob.prepare(h, size, size, size, &shared.a_scale, &shared.b_scale); !e.empty()) {
+    out.error = e;
+    return;
+  }
+  out.error = r.time([&]() { return prob.run(h, a, b, d, shared.workspace); }, out.times_ms);
+  if (!out.error.empty()) {
+    out.times_ms.clear();
+    return;
+  }
+  out.median_ms = median(out.times_ms);
+  if (out.median_ms > 0) out.tflops = 2.0 * size * static_cast<double>(size) * size / (out.median_ms * 1e-3) / 1e12;
+}
+
+// The FP8 rows: measured where the card is at or above the KB's FP8 floor and cuBLASLt
+// loads; otherwise a note (unsupported card) or one error per row (no cuBLASLt).
+void run_fp8(Runner& r, const BenchOptions& o, BenchReport& rep, const std::function<void(const std::string&)>& step) {
+  const auto& dev = rep.device;
+  if (!o.fp8_min_cc) {
+    rep.fp8_note = "FP8 GEMM not measured: the KB has no compute-capability floor for FP8";
+    return;
+  }
+  auto [min_major, min_minor] = *o.fp8_min_cc;
+  if (std::pair{dev.cc_major, dev.cc_minor} < *o.fp8_min_cc) {
+    rep.fp8_note = fmt::format("FP8 GEMM: not supported on this card (CC {}.{} < {}.{})", dev.cc_major, dev.cc_minor,
+                               min_major, min_minor);
+    return;
+  }
+  auto rows_failed = [&](const std::string& error) {
+    for (int size : o.plan.gemm_sizes) {
+      step(fmt::format("GEMM fp8 {}", size));
+      GemmResult g;
+      g.precision = Precision::kFp8;
+      g.m = g.n = g.k = size;
+      g.error = error;
+      rep.gemm.push_back(std::move(g));
+    }
+  };
+  auto lt = CublasLt::open(o.cublaslt_candidates, &rep.cublaslt_load);
+  if (!lt) {
+    rows_failed("cuBLASLt not loaded: " + lt.error().message);
+    return;
+  }
+  cublasLtHandle_t h = nullptr;
+  if (cublasStatus_t st = lt->api().cublasLtCreate(&h); st != kCublasSuccess) {
+    rows_failed(fmt::format("cublasLtCreate failed: {}", lt->status_name(st)));
+    return;
+  }
+  rep.cublaslt_version = static_cast<int>(lt->api().cublasLtGetVersion());
+  {
+    Scope s(r.a_);
+    Fp8Shared shared;
+    std::string check = fp8_shared(r, s, shared);
+    if (check.empty()) check = check_fp8(r, *lt, h, shared);
+    // A check that could not run (no algorithm, a failed call) is every row's error;
+    // a wrong result still lets the rows be timed, and is shown next to them.
+    bool ran = check == "ok" || check.starts_with("wrong result");
+    for (int size : o.plan.gemm_sizes) {
+      step(fmt::format("GEMM fp8 {}", size));
+      GemmResult g;
+      g.check = ran ? check : "";
+      if (!ran) {
+        g.precision = Precision::kFp8;
+        g.m = g.n = g.k = size;
+        g.error = check;
+      } else {
+        bench_fp8(r, *lt, h, shared, size, g);
+      }
+      rep.gemm.push_back(std::move(g));
+    }
+  }
+  lt->api().cublasLtDestroy(h);
 }
 
 void finish_bandwidth(BandwidthResult& b) {
@@ -524,7 +789,8 @@ BenchReport run_bench(const BenchOptions& o) {
                               fmt::format("device {} ({})", o.device, r.device.name)));
 
   auto cublas = Cublas::open(o.cublas_candidates, &r.cublas_load);
-  int total_steps = static_cast<int>(o.plan.gemm_sizes.size() * o.plan.precisions.size()) + 6;
+  const bool fp8_runs = o.fp8_min_cc && std::pair{r.device.cc_major, r.device.cc_minor} >= *o.fp8_min_cc;
+  int total_steps = static_cast<int>(o.plan.gemm_sizes.size() * (o.plan.precisions.size() + (fp8_runs ? 1 : 0))) + 6;
   int done_steps = 0;
   auto step = [&](const std::string& what) {
     ++done_steps;
@@ -567,6 +833,7 @@ BenchReport run_bench(const BenchOptions& o) {
     }
   }
   Runner runner(d, o);
+  run_fp8(runner, o, r, step);
   bench_bandwidth(runner, r.device, r.bandwidth, step);
   a.cuCtxSetCurrent(nullptr);
   a.cuDevicePrimaryCtxRelease(cu);
@@ -627,6 +894,9 @@ nlohmann::json to_json(const BenchReport& r) {
   j["cublas_library"] = load_json(r.cublas_load);
   j["driver_cuda_version"] = r.driver_cuda_version;
   j["cublas_version"] = r.cublas_version;
+  if (!r.cublaslt_load.tried.empty()) j["cublaslt_library"] = load_json(r.cublaslt_load);
+  if (r.cublaslt_version) j["cublaslt_version"] = r.cublaslt_version;
+  if (!r.fp8_note.empty()) j["fp8_note"] = r.fp8_note;
   j["steps"] = vj["steps"];
   j["device"] = vj["devices"][0];
   j["device"].erase("steps");
@@ -663,6 +933,9 @@ Result<BenchReport> bench_report_from_json(const nlohmann::json& j) {
     if (auto it = j.find("cublas_library"); it != j.end()) r.cublas_load = load_from_json(*it);
     r.driver_cuda_version = j.value("driver_cuda_version", 0);
     r.cublas_version = j.value("cublas_version", 0);
+    if (auto it = j.find("cublaslt_library"); it != j.end()) r.cublaslt_load = load_from_json(*it);
+    r.cublaslt_version = j.value("cublaslt_version", 0);
+    r.fp8_note = j.value("fp8_note", "");
     r.child_failure = j.value("child_failure", "");
     nlohmann::json vj = {{"schema", "tfgpu.verify/1"}, {"steps", j.value("steps", nlohmann::json::array())}};
     if (auto it = j.find("device"); it != j.end() && it->is_object()) vj["devices"] = nlohmann::json::array({*it});

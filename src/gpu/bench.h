@@ -1,13 +1,16 @@
 #pragma once
 // `tfgpu bench`'s measurements as data: GEMM throughput through cuBLAS (FP32, TF32, FP16,
-// BF16) at several sizes, device-to-device bandwidth (copy kernel and memcpy), host to
-// device and device to host (pinned and pageable). Each figure is the median of several
-// timed repetitions after warm-up, timed with CUDA events. run_bench() touches the real
-// driver and cuBLAS and belongs in a child process; the parent parses the JSON it prints.
+// BF16) and cuBLASLt (FP8, where the card has it) at several sizes, device-to-device
+// bandwidth (copy kernel and memcpy), host to device and device to host (pinned and
+// pageable). Each figure is the median of several timed repetitions after warm-up, timed
+// with CUDA events. run_bench() touches the real driver and cuBLAS and belongs in a child
+// process; the parent parses the JSON it prints.
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -18,8 +21,9 @@
 
 namespace tfgpu::gpu {
 
-enum class Precision { kFp32, kTf32, kFp16, kBf16 };
-const char* to_string(Precision p);  // "fp32", "tf32", "fp16", "bf16"
+// kFp8: E4M3 inputs through cublasLtMatmul (TN layout, FP32 compute, BF16 output).
+enum class Precision { kFp32, kTf32, kFp16, kBf16, kFp8 };
+const char* to_string(Precision p);  // "fp32", "tf32", "fp16", "bf16", "fp8"
 Result<Precision> parse_precision(const std::string& text);
 
 enum class BenchMode { kQuick, kFull };
@@ -61,6 +65,11 @@ struct BenchOptions {
   int device = 0;
   std::vector<std::string> driver_candidates;  // empty: default_cuda_driver_candidates()
   std::vector<std::string> cublas_candidates;  // from the KB, newest first
+  std::vector<std::string> cublaslt_candidates;  // from the KB (cuda.toml `cublasLt`), newest first
+  // The lowest compute capability with FP8 Tensor Cores, from the KB ({8, 9});
+  // nullopt: the KB has no such row and FP8 is not measured. FP8 GEMMs run at the
+  // plan's sizes on cards at or above it.
+  std::optional<std::pair<int, int>> fp8_min_cc;
   // Called before each measurement with "3/14 GEMM bf16 4096" (the child writes it to
   // a progress file the parent shows on a terminal).
   std::function<void(const std::string&)> progress;
@@ -72,6 +81,9 @@ struct BenchReport {
   int reps = 0;
   LoadOutcome driver_load;
   LoadOutcome cublas_load;
+  LoadOutcome cublaslt_load;  // tried only when FP8 runs
+  int cublaslt_version = 0;   // cublasLtGetVersion: 130100 = 13.1.0
+  std::string fp8_note;       // why there are no FP8 rows ("not supported on this card (CC 8.6 < 8.9)")
   int driver_cuda_version = 0;
   int cublas_version = 0;         // cublasGetVersion: 130100 = 13.1.0
   std::vector<StepResult> steps;  // setup: load_driver, init, context, load_cublas, cublas_handle

@@ -267,6 +267,24 @@ Result<TfPrediction> prediction_from_json(const nlohmann::json& j, const std::st
   return p;
 }
 
+std::string describe_prediction(const TfPrediction& p) {
+  std::string what;
+  switch (p.outcome) {
+    case TfPrediction::Outcome::kWillUseGpu:
+      what = p.gpus > 0 ? fmt::format("TensorFlow will use {} GPU{}", p.gpus, p.gpus == 1 ? "" : "s")
+                        : "TensorFlow will use the GPU";
+      break;
+    case TfPrediction::Outcome::kWillNotUseGpu:
+      what = "TensorFlow will not use the GPU";
+      break;
+    case TfPrediction::Outcome::kUnknown:
+      what = "cannot tell whether TensorFlow will use the GPU";
+      break;
+  }
+  if (!p.reasons.empty()) what += ", because " + join(p.reasons, "; ");
+  return fmt::format("{} predicted: {}", p.source.empty() ? "the prediction" : p.source, what);
+}
+
 const char* to_string(PredictionCheck::Verdict v) {
   switch (v) {
     case PredictionCheck::Verdict::kConfirmed:

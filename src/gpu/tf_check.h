@@ -29,6 +29,8 @@ struct TfPrediction {
 // `tfgpu doctor --json` report, whose verdict for `python` is taken: the verdict whose
 // environment names that interpreter's prefix, or the only verdict there is.
 Result<TfPrediction> prediction_from_json(const nlohmann::json& j, const std::string& python = "");
+// One line: "tfgpu doctor (venv 'tf' (/v/bin/python)) predicted: TensorFlow will not use the GPU, because ...".
+std::string describe_prediction(const TfPrediction& p);
 
 struct TfMatmul {
   bool ran = false;

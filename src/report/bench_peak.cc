@@ -65,14 +65,26 @@ PeakFigures find_peaks(const kb::KnowledgeBase& kb, const Host& host, const gpu:
   return p;
 }
 
-std::vector<std::string> cublas_candidates(const kb::KnowledgeBase& kb, Platform platform) {
+namespace {
+
+std::vector<std::string> library_candidates(const kb::KnowledgeBase& kb, Platform platform, const char* component) {
   std::vector<std::string> out;
   auto rows = kb.cuda_releases();
   for (auto it = rows.rbegin(); it != rows.rend(); ++it) {
-    auto name = it->library(platform, "cublas");
+    auto name = it->library(platform, component);
     if (name && std::find(out.begin(), out.end(), *name) == out.end()) out.push_back(*name);
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<std::string> cublas_candidates(const kb::KnowledgeBase& kb, Platform platform) {
+  return library_candidates(kb, platform, "cublas");
+}
+
+std::vector<std::string> cublaslt_candidates(const kb::KnowledgeBase& kb, Platform platform) {
+  return library_candidates(kb, platform, "cublasLt");
 }
 
 }  // namespace tfgpu::report

@@ -1,7 +1,7 @@
 #pragma once
 // Where `tfgpu bench` gets what it compares against: the card's peak figures from the KB
 // (matched by PCI product id read from sysfs for the driver's bus id, else by name) and
-// the cuBLAS file names to try, newest CUDA first, from the KB's CUDA rows.
+// the cuBLAS / cuBLASLt file names to try, newest CUDA first, from the KB's CUDA rows.
 
 #include <string>
 #include <vector>
@@ -17,5 +17,7 @@ PeakFigures find_peaks(const kb::KnowledgeBase& kb, const Host& host, const gpu:
 
 // {"libcublas.so.13", "libcublas.so.12", "libcublas.so.11", ...} without duplicates.
 std::vector<std::string> cublas_candidates(const kb::KnowledgeBase& kb, Platform platform);
+// {"libcublasLt.so.13", "libcublasLt.so.12", ...} (cuda.toml `cublasLt`), for FP8 GEMM.
+std::vector<std::string> cublaslt_candidates(const kb::KnowledgeBase& kb, Platform platform);
 
 }  // namespace tfgpu::report

@@ -14,9 +14,11 @@ std::optional<double> peak_tflops(const PeakFigures& p, gpu::Precision precision
     case gpu::Precision::kFp16:
       return p.fp16_tflops;
     case gpu::Precision::kBf16:
+      return p.bf16_tflops;
+    case gpu::Precision::kFp8:
       break;
   }
-  return p.bf16_tflops;
+  return p.fp8_tflops;
 }
 
 namespace {
@@ -98,6 +100,9 @@ std::string render_bench_text(const gpu::BenchReport& r, const PeakFigures& peak
   out += fmt::format("  driver: CUDA {} ({})\n", gpu::cuda_version_text(r.driver_cuda_version),
                      r.driver_load.path.empty() ? r.driver_load.opened : r.driver_load.path);
   if (!r.cublas_load.path.empty()) out += fmt::format("  cuBLAS {} ({})\n", version_of_cublas(r.cublas_version), r.cublas_load.path);
+  if (!r.cublaslt_load.path.empty()) {
+    out += fmt::format("  cuBLASLt {} ({})\n", version_of_cublas(r.cublaslt_version), r.cublaslt_load.path);
+  }
   if (!peaks.gpu.empty()) {
     out += fmt::format("  peaks from the KB: {} (matched by {})", peaks.gpu, peaks.matched_by);
     if (!peaks.sources.empty()) out += "; source: " + peaks.sources.front();
@@ -108,7 +113,7 @@ std::string render_bench_text(const gpu::BenchReport& r, const PeakFigures& peak
   }
 
   if (!r.gemm.empty()) {
-    out += "\nGEMM (cuBLAS cublasGemmEx, square m = n = k)\n";
+    out += "\nGEMM (cuBLAS cublasGemmEx; FP8: cuBLASLt cublasLtMatmul, E4M3 in, BF16 out; square m = n = k)\n";
     out += fmt::format("  {:<6} {:>6} {:>10} {:>10} {:>9}\n", "type", "size", "ms", "TFLOPS", "of peak");
     for (const auto& g : r.gemm) {
       if (!g.error.empty()) {
@@ -121,6 +126,7 @@ std::string render_bench_text(const gpu::BenchReport& r, const PeakFigures& peak
       if (!g.check.empty() && g.check != "ok") out += "  " + paint("1;31", "check: " + g.check);
       out += "\n";
     }
+    if (!r.fp8_note.empty()) out += "  " + r.fp8_note + "\n";
     std::string bf = speedup_line(r, gpu::Precision::kBf16), fp = speedup_line(r, gpu::Precision::kFp16);
     if (!bf.empty() || !fp.empty()) {
       out += "\nMixed precision:\n";

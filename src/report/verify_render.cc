@@ -106,6 +106,7 @@ void tf_lines(std::string& out, const VerifyOutcome& v, Colour c) {
   if (v.prediction) {
     const auto& p = *v.prediction;
     bool bad = p.verdict == gpu::PredictionCheck::Verdict::kDiffers;
+    if (!v.predicted.empty()) out += "\n  " + v.predicted + "\n";
     out += "\n" + paint(c, bad ? "1;31" : "1", (bad ? "!!! " : "") + p.summary) + "\n";
     for (const auto& d : p.differences) out += "  - " + d + "\n";
   }
@@ -164,7 +165,10 @@ nlohmann::json verify_json(const VerifyOutcome& v) {
     j["tensorflow"] = gpu::to_json(*v.tf);
     j["tensorflow"]["interpreter"] = v.python.value_or("");
   }
-  if (v.prediction) j["prediction"] = gpu::to_json(*v.prediction);
+  if (v.prediction) {
+    j["prediction"] = gpu::to_json(*v.prediction);
+    j["prediction"]["predicted"] = v.predicted;
+  }
   return j;
 }
 

@@ -20,6 +20,7 @@ struct VerifyOutcome {
   std::optional<std::string> python;  // --python PATH
   std::optional<gpu::TfCheckResult> tf;
   std::optional<gpu::PredictionCheck> prediction;
+  std::string predicted;  // who predicted what (describe_prediction), or why there is no prediction
   bool passed() const;  // every driver step passed and, when asked, the prediction held
 };
 

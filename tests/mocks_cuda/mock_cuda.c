@@ -15,6 +15,7 @@
  *   index), crash (SIGSEGV in cuInit), hang (cuInit never returns).
  * TFGPU_MOCK_CUDA_NAME overrides the device name ("NVIDIA GeForce RTX 4090").
  * TFGPU_MOCK_CUDA_VERSION overrides cuDriverGetVersion (12080).
+ * TFGPU_MOCK_CUDA_CC overrides the compute capability ("8.9"; e.g. "9.0", "8.6").
  * TFGPU_MOCK_CUDA_SLEEP_MS makes each cuEventSynchronize take that long in wall-clock time.
  */
 #include <signal.h>
@@ -66,6 +67,14 @@ static int is_pinned(const void* p) {
     if (g_pinned[i].p && (const char*)p >= g_pinned[i].p && (const char*)p < g_pinned[i].p + g_pinned[i].n) return 1;
   }
   return 0;
+}
+
+/* TFGPU_MOCK_CUDA_CC "major.minor" (default 8.9, an RTX 4090); part 0 = major, 1 = minor. */
+static int cc_part(int part) {
+  const char* e = getenv("TFGPU_MOCK_CUDA_CC");
+  int major = 8, minor = 9;
+  if (e && *e && sscanf(e, "%d.%d", &major, &minor) != 2) major = 8, minor = 9;
+  return part == 0 ? major : minor;
 }
 
 static int device_count(void) { return is("two_gpus") ? 2 : 1; }
@@ -152,8 +161,8 @@ CUresult cuDeviceGetAttribute(int* v, int attr, CUdevice d) {
     case 36: *v = 10501000; break; /* memory clock kHz */
     case 37: *v = 384; break;      /* bus width */
     case 50: *v = 0; break;        /* PCI domain */
-    case 75: *v = 8; break;
-    case 76: *v = 9; break;
+    case 75: *v = cc_part(0); break;
+    case 76: *v = cc_part(1); break;
     default: *v = 0; break;
   }
   return OK;
