@@ -6,11 +6,13 @@
 
 #include "binfmt/elf.h"
 #include "support/binfmt_fixtures.h"
+#include "support/elf_builder.h"
 
 namespace tfgpu::binfmt {
 namespace {
 
 using test::build_shared_library;
+using test::ElfBuilder;
 using test::read_binary_file;
 using test::ScratchDir;
 

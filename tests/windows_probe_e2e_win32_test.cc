@@ -299,8 +299,9 @@ TEST_F(WindowsProbeE2e, DoctorSaysZlibwapiIsMissingForCudnn84) {
 
 TEST_F(WindowsProbeE2e, DoctorNamesTheOlderCudaInstallThatComesFirstOnPath) {
   nlohmann::json j = doctor(Layout{.old_cuda_install_first = true});
+  ASSERT_TRUE(j.contains("findings") && j["findings"].is_array()) << j.dump(2).substr(0, 4000);
   const nlohmann::json* finding = nullptr;
-  for (const auto& f : j.value("findings", nlohmann::json::array()))
+  for (const auto& f : j["findings"])
     if (f.value("id", "") == "multiple_cuda_on_path") finding = &f;
   ASSERT_NE(finding, nullptr) << j.dump(2).substr(0, 4000);
   // The evidence names the folder the loader takes cudart64_110.dll from (CUDA 11.0's bin).
