@@ -2,6 +2,8 @@
 // the Windows test binary has no gcc to call).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include <fmt/format.h>

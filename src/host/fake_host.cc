@@ -84,6 +84,17 @@ FakeHost& FakeHost::set_current_dir(std::string dir) {
 
 FakeHost& FakeHost::set_registry_value(const std::string& k, const std::string& value, std::string data) {
   registry_[to_lower(k) + '\0' + to_lower(value)] = std::move(data);
+  registry_names_[to_lower(k) + '\0' + to_lower(value)] = value;
+  return *this;
+}
+
+FakeHost& FakeHost::set_pci_devices(Result<std::vector<PciDevice>> devices) {
+  pci_devices_ = std::move(devices);
+  return *this;
+}
+
+FakeHost& FakeHost::set_cpu_features(Result<CpuFeatures> cpu) {
+  cpu_features_ = std::move(cpu);
   return *this;
 }
 
@@ -203,6 +214,31 @@ Result<std::vector<std::string>> FakeHost::registry_subkeys(const std::string& k
   }
   if (out.empty()) return fail(Error::not_found(fmt::format("registry key {} not found", k)));
   return out;
+}
+
+Result<std::vector<RegistryValue>> FakeHost::registry_values(const std::string& k) const {
+  std::string prefix = to_lower(k) + '\0';
+  std::vector<RegistryValue> out;
+  bool key_exists = false;
+  for (const auto& [full, data] : registry_) {
+    std::string key_part = full.substr(0, full.find('\0'));
+    if (key_part.starts_with(to_lower(k) + "\\")) key_exists = true;  // a subkey: the key exists
+    if (!full.starts_with(prefix)) continue;
+    key_exists = true;
+    out.push_back({registry_names_.at(full), data});
+  }
+  if (!key_exists) return fail(Error::not_found(fmt::format("registry key {} not found", k)));
+  return out;
+}
+
+Result<std::vector<PciDevice>> FakeHost::pci_devices() const {
+  if (pci_devices_) return *pci_devices_;
+  return fail(Error::not_found("the PCI device list is not scripted in this FakeHost"));
+}
+
+Result<CpuFeatures> FakeHost::cpu_features() const {
+  if (cpu_features_) return *cpu_features_;
+  return fail(Error::not_found("CPUID is not scripted in this FakeHost"));
 }
 
 }  // namespace tfgpu

@@ -6,13 +6,15 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "host/host.h"
+#include "host/machine_facts.h"
 
 namespace tfgpu {
 
-class FakeHost final : public Host {
+class FakeHost final : public Host, public MachineFacts {
  public:
   explicit FakeHost(Platform platform = Platform::kLinux);
 
@@ -24,6 +26,10 @@ class FakeHost final : public Host {
   FakeHost& set_os_release(OsRelease r);
   FakeHost& set_current_dir(std::string dir);
   FakeHost& set_registry_value(const std::string& key, const std::string& value, std::string data);
+  // PCI devices (SetupAPI on Windows) and CPUID answers (machine_facts.h); unscripted,
+  // they answer not_found like a host without them. An Error makes the call fail with it.
+  FakeHost& set_pci_devices(Result<std::vector<PciDevice>> devices);
+  FakeHost& set_cpu_features(Result<CpuFeatures> cpu);
   using ProcessHandler = std::function<Result<ProcessResult>(const ProcessSpec&)>;
   FakeHost& set_process_handler(ProcessHandler handler);
   // Number of child processes the code under test asked for.
@@ -44,6 +50,10 @@ class FakeHost final : public Host {
   std::string self_exe() const override { return self_exe_; }
   Result<std::string> registry_value(const std::string& key, const std::string& value) const override;
   Result<std::vector<std::string>> registry_subkeys(const std::string& key) const override;
+  // --- MachineFacts
+  Result<std::vector<RegistryValue>> registry_values(const std::string& key) const override;
+  Result<std::vector<PciDevice>> pci_devices() const override;
+  Result<CpuFeatures> cpu_features() const override;
 
  private:
   struct Node {
@@ -61,6 +71,9 @@ class FakeHost final : public Host {
   std::map<std::string, Node> nodes_;  // normalised path -> node
   std::map<std::string, std::string> env_;
   std::map<std::string, std::string> registry_;  // normalised "key\0value" -> data
+  std::map<std::string, std::string> registry_names_;  // normalised "key\0value" -> value name as given
+  std::optional<Result<std::vector<PciDevice>>> pci_devices_;
+  std::optional<Result<CpuFeatures>> cpu_features_;
   std::string cwd_ = "/";
   std::string self_exe_ = "/usr/local/bin/tfgpu";
   ProcessHandler process_handler_;

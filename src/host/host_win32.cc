@@ -4,14 +4,18 @@
 #include <windows.h>
 #include <io.h>
 #include <shellapi.h>
+#include <setupapi.h>
 // clang-format on
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include <fmt/format.h>
 
+#include "host/cpuid.h"
 #include "host/host.h"
+#include "host/machine_facts.h"
 #include "host/win32_text.h"
 #include "util/strings.h"
 
@@ -74,7 +78,38 @@ std::wstring quote_arg(const std::wstring& arg) {
   return out;
 }
 
-class Win32Host final : public Host {
+// One SetupAPI device property as UTF-16 text; REG_MULTI_SZ keeps its inner NULs.
+std::wstring device_property(HDEVINFO set, SP_DEVINFO_DATA* dev, DWORD property) {
+  DWORD type = 0;
+  DWORD needed = 0;
+  SetupDiGetDeviceRegistryPropertyW(set, dev, property, &type, nullptr, 0, &needed);
+  if (needed == 0 || (type != REG_SZ && type != REG_MULTI_SZ && type != REG_EXPAND_SZ)) return L"";
+  std::wstring buf(needed / sizeof(wchar_t) + 1, L'\0');
+  if (!SetupDiGetDeviceRegistryPropertyW(set, dev, property, &type, reinterpret_cast<BYTE*>(buf.data()),
+                                         static_cast<DWORD>(buf.size() * sizeof(wchar_t)), &needed))
+    return L"";
+  buf.resize(std::min<size_t>(buf.size(), needed / sizeof(wchar_t)));
+  return buf;
+}
+
+std::vector<std::string> multi_sz(const std::wstring& w) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < w.size()) {
+    size_t end = w.find(L'\0', start);
+    if (end == std::wstring::npos) end = w.size();
+    if (end > start) out.push_back(narrow(std::wstring_view(w).substr(start, end - start)));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string single_sz(const std::wstring& w) {
+  std::vector<std::string> parts = multi_sz(w);
+  return parts.empty() ? std::string() : parts.front();
+}
+
+class Win32Host final : public Host, public MachineFacts {
  public:
   Platform platform() const override { return Platform::kWindows; }
 
@@ -281,6 +316,82 @@ class Win32Host final : public Host {
     RegCloseKey(hk);
     return out;
   }
+
+  Result<std::vector<RegistryValue>> registry_values(const std::string& key) const override {
+    HKEY root;
+    std::wstring sub;
+    if (!split_registry_key(key, &root, &sub)) return fail(Error::input(fmt::format("unknown registry root in {}", key)));
+    HKEY hk;
+    if (RegOpenKeyExW(root, sub.c_str(), 0, KEY_READ | KEY_WOW64_64KEY, &hk) != ERROR_SUCCESS) {
+      return fail(Error::not_found(fmt::format("registry key {} not found", key)));
+    }
+    DWORD max_name = 0;
+    DWORD max_data = 0;
+    RegQueryInfoKeyW(hk, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &max_name, &max_data, nullptr, nullptr);
+    std::vector<RegistryValue> out;
+    std::wstring name(max_name + 2, L'\0');
+    std::string data(max_data + 4, '\0');
+    for (DWORD i = 0;; ++i) {
+      DWORD name_len = static_cast<DWORD>(name.size());
+      DWORD data_len = static_cast<DWORD>(data.size());
+      DWORD type = 0;
+      LONG rc = RegEnumValueW(hk, i, name.data(), &name_len, nullptr, &type, reinterpret_cast<BYTE*>(data.data()), &data_len);
+      if (rc == ERROR_NO_MORE_ITEMS) break;
+      if (rc == ERROR_MORE_DATA) {  // the key grew since RegQueryInfoKeyW: grow and retry this index
+        name.resize(name.size() * 2 + 256);
+        data.resize(data.size() * 2 + 1024);
+        --i;
+        continue;
+      }
+      if (rc != ERROR_SUCCESS) {
+        RegCloseKey(hk);
+        return fail(Error::io(fmt::format("cannot enumerate {}: {}", key, win32_error_text(rc))));
+      }
+      RegistryValue v;
+      v.name = narrow(std::wstring_view(name.data(), name_len));
+      if (type == REG_DWORD && data_len >= 4) {
+        DWORD d;
+        memcpy(&d, data.data(), 4);
+        v.data = std::to_string(d);
+      } else if (type == REG_SZ || type == REG_EXPAND_SZ) {
+        std::wstring w(reinterpret_cast<const wchar_t*>(data.data()), data_len / sizeof(wchar_t));
+        while (!w.empty() && w.back() == L'\0') w.pop_back();
+        v.data = narrow(w);
+      } else {
+        continue;  // binary / multi-string values: not text
+      }
+      out.push_back(std::move(v));
+    }
+    RegCloseKey(hk);
+    return out;
+  }
+
+  // Every present device whose hardware id is a PCI one, across all setup classes: a GPU
+  // with no driver at all sits in "Other devices" (no class), not in the Display class.
+  Result<std::vector<PciDevice>> pci_devices() const override {
+    HDEVINFO set = SetupDiGetClassDevsW(nullptr, nullptr, nullptr, DIGCF_ALLCLASSES | DIGCF_PRESENT);
+    if (set == INVALID_HANDLE_VALUE) {
+      return fail(Error::io(fmt::format("SetupDiGetClassDevs: {}", win32_error_text(GetLastError()))));
+    }
+    std::vector<PciDevice> out;
+    SP_DEVINFO_DATA dev{};
+    dev.cbSize = sizeof dev;
+    for (DWORD i = 0; SetupDiEnumDeviceInfo(set, i, &dev); ++i) {
+      PciDevice d;
+      d.hardware_ids = multi_sz(device_property(set, &dev, SPDRP_HARDWAREID));
+      if (std::none_of(d.hardware_ids.begin(), d.hardware_ids.end(), [](const std::string& id) { return iequals(std::string_view(id).substr(0, 4), "PCI\\"); }))
+        continue;
+      d.compatible_ids = multi_sz(device_property(set, &dev, SPDRP_COMPATIBLEIDS));
+      d.description = single_sz(device_property(set, &dev, SPDRP_DEVICEDESC));
+      d.location = single_sz(device_property(set, &dev, SPDRP_LOCATION_INFORMATION));
+      d.device_class = single_sz(device_property(set, &dev, SPDRP_CLASS));
+      out.push_back(std::move(d));
+    }
+    SetupDiDestroyDeviceInfoList(set);
+    return out;
+  }
+
+  Result<CpuFeatures> cpu_features() const override { return read_cpuid(); }
 
   Result<ProcessResult> run(const ProcessSpec& spec) const override;
 };

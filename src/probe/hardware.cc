@@ -1,11 +1,14 @@
-// Hardware layer: NVIDIA PCI devices from sysfs, named from the knowledge base even
-// when no driver is installed. WSL2 has no PCI view of the GPU (it is paravirtualised
+// Hardware layer: NVIDIA PCI devices from sysfs (Linux) or SetupAPI (Windows), named
+// from the knowledge base even when no driver is installed. WSL2 has no PCI view of the GPU (it is paravirtualised
 // through /dev/dxg, nvidia.md §6): there the driver layer supplies the GPUs.
 #include <charconv>
 
 #include <fmt/format.h>
 
+#include "host/machine_facts.h"
+
 #include "probe/probe.h"
+#include "probe/windows_pci.h"
 #include "util/strings.h"
 
 namespace tfgpu::probe {
@@ -26,11 +29,50 @@ std::optional<uint32_t> read_hex(const Host& host, const std::string& path) {
   return out;
 }
 
+// Windows: the device manager's PCI list (SetupAPI through the Host), which holds a GPU
+// whether its driver works, is the Microsoft Basic Display Adapter, or is missing.
+void probe_windows_hardware(const Host& host, const ProbeOptions& options, Snapshot& s) {
+  auto devices = pci_devices(host);
+  if (!devices) {
+    ProbeStatus status = devices.error().kind == ErrorKind::kNotFound ? ProbeStatus::kUnsupported : ProbeStatus::kFailed;
+    s.gpu_state = {status, devices.error().message, "setupapi"};
+    return;
+  }
+  WindowsPciScan scan = scan_windows_pci(*devices);
+  for (const auto& found : scan.gpus) {
+    GpuInfo g;
+    g.pci_id = fmt::format("{:04x}:{:04x}", found.ids.vendor, found.ids.device);
+    g.pci_bus_id = found.pci_bus_id;
+    g.name = found.description;
+    g.source = "setupapi";
+    if (options.name_gpu) {
+      if (auto facts = options.name_gpu(found.ids.vendor, found.ids.device)) {
+        g.name = facts->name;
+        g.compute_capability = facts->compute_capability;
+        g.source = "setupapi+kb:pci";
+      }
+    }
+    s.gpus.push_back(std::move(g));
+  }
+  if (s.gpus.empty()) {
+    std::string why = fmt::format("no NVIDIA display/3D controller (PCI\\VEN_10DE, class 0300/0302) among {} PCI device(s)",
+                                  devices->size());
+    if (scan.nvidia_other > 0) why += fmt::format(" ({} other NVIDIA function(s) seen)", scan.nvidia_other);
+    s.gpu_state = {ProbeStatus::kAbsent, why, "setupapi"};
+  } else {
+    s.gpu_state = {ProbeStatus::kOk, "", "setupapi"};
+  }
+}
+
 }  // namespace
 
 void probe_hardware(const Host& host, const ProbeOptions& options, Snapshot& s) {
+  if (host.platform() == Platform::kWindows) {
+    probe_windows_hardware(host, options, s);
+    return;
+  }
   if (host.platform() != Platform::kLinux) {
-    s.gpu_state = {ProbeStatus::kUnsupported, "PCI enumeration is implemented for Linux only", ""};
+    s.gpu_state = {ProbeStatus::kUnsupported, "PCI enumeration is implemented for Linux and Windows only", ""};
     return;
   }
   if (s.host.wsl2 == Tri::kYes) {

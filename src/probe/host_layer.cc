@@ -1,7 +1,9 @@
-// Host facts: OS, distro, kernel, WSL2, container, CPU model and flags; and the
+// Host facts: OS, distro, kernel, WSL2, container, CPU model and flags (/proc/cpuinfo on
+// Linux, CPUID through the Host on Windows); and the
 // environment variables that matter. All through the Host, so FakeHost tests script them.
 #include <set>
 
+#include "host/machine_facts.h"
 #include "probe/probe.h"
 #include "util/strings.h"
 
@@ -58,6 +60,19 @@ void read_cpu(const Host& host, CpuInfo& cpu) {
   cpu.fma = flag(flags, "fma");
 }
 
+// Windows (no /proc/cpuinfo): CPUID through the Host; left unknown when the host cannot.
+void read_cpuid_features(const Host& host, CpuInfo& cpu) {
+  auto f = cpu_features(host);
+  if (!f) return;
+  cpu.vendor = f->vendor;
+  cpu.model = f->brand;
+  cpu.avx = f->avx ? Tri::kYes : Tri::kNo;
+  cpu.avx2 = f->avx2 ? Tri::kYes : Tri::kNo;
+  cpu.avx512f = f->avx512f ? Tri::kYes : Tri::kNo;
+  cpu.fma = f->fma ? Tri::kYes : Tri::kNo;
+  cpu.source = "cpuid";
+}
+
 std::string detect_container(const Host& host) {
   if (host.exists("/.dockerenv")) return "docker";
   if (host.exists("/run/.containerenv")) return "podman";
@@ -82,7 +97,8 @@ void probe_host(const Host& host, Snapshot& s) {
   h.arch = rel.machine;
   if (host.platform() != Platform::kLinux) {
     h.wsl2 = Tri::kNo;
-    h.state = {ProbeStatus::kOk, "", "os"};
+    read_cpuid_features(host, h.cpu);
+    h.state = {ProbeStatus::kOk, "", h.cpu.source.empty() ? "os" : "os, cpuid"};
     return;
   }
   if (auto text = host.read_file("/etc/os-release", 1u << 20)) {

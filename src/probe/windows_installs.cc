@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "host/machine_facts.h"
+
 #include "binfmt/pe.h"
 #include "python/path_util.h"
 #include "util/strings.h"
@@ -45,6 +47,12 @@ bool holds_cudnn_dll(const Host& host, const std::string& dir) {
   return false;
 }
 
+}  // namespace
+
+namespace {
+bool istarts_with(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && iequals(s.substr(0, prefix.size()), prefix);
+}
 }  // namespace
 
 std::vector<RegisteredCuda> registered_cuda_installs(const Host& host) {
@@ -136,9 +144,21 @@ void probe_windows_loader(const Host& host, Snapshot& s) {
   l.system_dir = path_join(root, "System32");
   auto safe = host.registry_value("HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager", "SafeDllSearchMode");
   l.safe_dll_search_mode = !(safe && *safe == "0");
-  // KnownDLLs are registry *values* (one per DLL), which the Host cannot enumerate yet;
-  // say so rather than guess a list.
-  s.notes.push_back("KnownDLLs not read (registry value enumeration is not in the Host seam)");
+  // KnownDLLs: one value per DLL (name "kernel32", data "kernel32.dll"), plus
+  // DllDirectory / DllDirectory32 saying where they live, which are not DLLs.
+  auto known = registry_values(host, kKnownDllsKey);
+  if (!known) {
+    s.notes.push_back(fmt::format("KnownDLLs not read: {}", known.error().message));
+    return;
+  }
+  for (const auto& v : *known) {
+    if (istarts_with(v.name, "DllDirectory")) continue;
+    std::string dll(trim(v.data));
+    if (dll.empty() || dll.find_first_of("\\/") != std::string::npos) continue;
+    if (std::none_of(l.known_dlls.begin(), l.known_dlls.end(), [&](const std::string& k) { return iequals(k, dll); }))
+      l.known_dlls.push_back(dll);
+  }
+  std::sort(l.known_dlls.begin(), l.known_dlls.end(), [](const std::string& a, const std::string& b) { return to_lower(a) < to_lower(b); });
 }
 
 }  // namespace tfgpu::probe

@@ -50,8 +50,12 @@ std::vector<python::Candidate> windows_python_candidates(const Host& host);
 // 64 / 32 from the PE header of an executable; 0 when unreadable or not PE.
 int pe_bits(const Host& host, const std::string& exe);
 
+// Where Windows lists the DLLs its loader always takes from System32.
+inline constexpr const char* kKnownDllsKey = "HKLM\\SYSTEM\\CurrentControlSet\\Control\\Session Manager\\KnownDLLs";
+
 // LoaderInfo for Windows: System32 and the Windows dir from %SystemRoot% (windir),
-// SafeDllSearchMode from the registry (absent = enabled, as on Windows).
+// SafeDllSearchMode from the registry (absent = enabled, as on Windows), and the
+// KnownDLLs (file names, sorted case-insensitively; a note when the key cannot be read).
 void probe_windows_loader(const Host& host, Snapshot& s);
 
 }  // namespace tfgpu::probe
