@@ -2,9 +2,7 @@
 // the Windows test binary has no gcc to call).
 #include <gtest/gtest.h>
 
-
 #include <algorithm>
-
 
 #include "binfmt/elf.h"
 #include "support/binfmt_fixtures.h"
