@@ -78,7 +78,8 @@ TEST(RulesLoaderTrail, OldCudartEarlierOnWindowsPathIsNamedWithItsPathPosition) 
 }
 
 TEST(RulesLoaderTrail, LdLibraryPathAheadOfPipWheelsLoadsTheOldCudnn) {
-  DoctorReport r = diagnose(cuda11_on_ld_library_path(), test_kb());
+  Snapshot s = cuda11_on_ld_library_path();
+  DoctorReport r = diagnose(s, test_kb());
   const Finding* f = find_id(r, "cudnn_version_mismatch");
   ASSERT_NE(f, nullptr);
   const Evidence* e = with_trail(*f);
@@ -110,7 +111,8 @@ TEST(RulesLoaderTrail, CudartPassesTheCuda11DirAsAnotherVersionThenTakesTheWheel
 }
 
 TEST(RulesLoaderTrail, JsonCarriesTheWholeTrailWithPathPositions) {
-  DoctorReport r = diagnose(load_scenario("win_old_cudart_first_on_path"), test_kb());
+  Snapshot s = load_scenario("win_old_cudart_first_on_path");
+  DoctorReport r = diagnose(s, test_kb());  // keeps a pointer to the snapshot
   nlohmann::json j = doctor_to_json(r);
   const Finding* f = find_id(r, "cuda_version_mismatch");
   ASSERT_NE(f, nullptr);
@@ -133,7 +135,8 @@ TEST(RulesLoaderTrail, JsonCarriesTheWholeTrailWithPathPositions) {
 }
 
 TEST(RulesLoaderTrail, TextShowsAShortTrailAndMarkdownRedactsItsHomePaths) {
-  DoctorReport r = diagnose(load_scenario("win_old_cudart_first_on_path"), test_kb());
+  Snapshot s = load_scenario("win_old_cudart_first_on_path");
+  DoctorReport r = diagnose(s, test_kb());
   std::string text = render_doctor_text(r, Color::kOff);
   EXPECT_TRUE(contains(text, "PATH #1: C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.0\\bin\\cudart64_110.dll, chosen"))
       << text;

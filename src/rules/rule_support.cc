@@ -197,7 +197,8 @@ Resolution resolve(const Snapshot& s, const TfEnv* env, std::string_view file_na
   }
   if (r.loader.outcome == loader::Outcome::kFound) {
     r.found = r.loader.file;
-    r.found_path = r.loader.path;
+    // ld.so keeps $ORIGIN/../ unresolved in l_name (the trail shows that); findings name the file plainly.
+    r.found_path = is_windows(s) ? r.loader.path : loader::normalize_path(r.loader.path);
     if (!r.loader.trail.empty()) {
       auto steps = trail_steps(s, r.loader);
       r.found_via = step_place(steps.back());
