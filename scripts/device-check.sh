@@ -72,9 +72,9 @@ timeout 200 "$tfgpu" bench --sizes "$SIZES" --copy-mib "$COPY_MIB" --json >"$OUT
 "$tfgpu" bench --sizes 1024 --copy-mib 64 --quick >"$OUT/bench-text-sample.txt" 2>&1 || true
 
 step "PyTorch peer (same sizes)"
-# The FP8 floor tfgpu used (its KB, kb/gpus.toml [[tensor_precision]]), for the peer too.
+# The FP8 floor tfgpu used (its KB, kb/gpus.toml [[tensor_core_math]]), for the peer too.
 fp8_floor=()
-fp8_min_cc=$(grep -A2 '^precision = "fp8"' kb/gpus.toml | sed -n 's/^min_cc = "\(.*\)"/\1/p' || true)
+fp8_min_cc=$(grep -A1 '^feature = "fp8"' kb/gpus.toml | sed -n 's/^min_cc = "\(.*\)"/\1/p' || true)
 [[ -n "$fp8_min_cc" ]] && fp8_floor=(--fp8-min-cc "$fp8_min_cc")
 PYTHONUNBUFFERED=1 timeout 200 "$PYTHON" scripts/torch_gemm_peer.py --sizes "$SIZES" --warmup 3 --reps 10 \
   --copy-mib "$COPY_MIB" "${fp8_floor[@]}" >"$OUT/torch.json"

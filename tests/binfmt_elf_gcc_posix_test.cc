@@ -2,15 +2,19 @@
 // the Windows test binary has no gcc to call).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "binfmt/elf.h"
 #include "support/binfmt_fixtures.h"
+#include "support/elf_builder.h"
 
 namespace tfgpu::binfmt {
 namespace {
 
 using test::build_shared_library;
+using test::ElfBuilder;
 using test::read_binary_file;
 using test::ScratchDir;
 

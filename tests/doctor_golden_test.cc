@@ -37,7 +37,7 @@ TEST_P(DoctorGolden, TextJsonAndMarkdownMatchTheGoldenFiles) {
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, DoctorGolden,
                          ::testing::Values("win_classic_guide_tf212", "linux_pip_and_cuda_good", "wsl2_linux_driver_inside",
-                                           "linux_no_gpu_no_tf", "win_old_cudart_first_on_path"),
+                                           "linux_no_gpu_no_tf", "win_old_cudart_first_on_path", "linux_old_cudnn_shadows"),
                          [](const auto& info) { return info.param; });
 
 }  // namespace

@@ -19,7 +19,7 @@ TEST(RuleCudaLibraries, PipWheelsFoundThroughTfRunpath) {
   ASSERT_EQ(envs.size(), 1u);
   rules::Resolution r = rules::resolve(s, &envs[0], "libcudart.so.12");
   EXPECT_EQ(r.found_path, "/home/bob/tf/lib/python3.11/site-packages/nvidia/cuda_runtime/lib/libcudart.so.12");
-  EXPECT_EQ(r.found_via.rfind("RUNPATH of ", 0), 0u) << r.found_via;
+  EXPECT_EQ(r.found_via.rfind("DT_RUNPATH of ", 0), 0u) << r.found_via;
   EXPECT_TRUE(rules::rule_cuda_libraries(s, test_kb()).empty());
 }
 

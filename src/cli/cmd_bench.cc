@@ -17,7 +17,6 @@
 #include "gpu/bench.h"
 #include "gpu/child.h"
 #include "kb/kb.h"
-#include "kb/tensor_precision.h"
 #include "report/bench_peak.h"
 #include "report/bench_render.h"
 #include "util/error.h"
@@ -115,13 +114,8 @@ CommandRunner define_bench(CLI::App& sub) {
       child.args.push_back("--cublaslt");
       child.args.push_back(c);
     }
-    // FP8 runs only on cards at or above the KB's floor (kb/gpus.toml [[tensor_precision]]).
-    auto precisions = kb::load_tensor_precisions(io.host, io.global.kb_dir);
-    if (!precisions) {
-      io.err << "tfgpu bench: " << precisions.error().message << "\n";
-      return exit_code_for(precisions.error());
-    }
-    if (const kb::TensorPrecision* fp8 = kb::find_tensor_precision(*precisions, "fp8")) {
+    // FP8 runs only on cards at or above the KB's floor (kb/gpus.toml [[tensor_core_math]]).
+    if (const kb::TensorCoreMath* fp8 = kb->tensor_core_min("fp8")) {
       child.args.push_back("--fp8-min-cc");
       child.args.push_back(fp8->min_cc.str());
     }

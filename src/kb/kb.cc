@@ -176,6 +176,14 @@ Citation KnowledgeBase::cite(const CudnnMajor& r) const {
 }
 Citation KnowledgeBase::cite(const CudnnRelease& r) const { return make_cite(*this, "cudnn " + r.version.str(), r.prov); }
 Citation KnowledgeBase::cite(const Gpu& r) const { return make_cite(*this, "gpu " + r.pci_id + " " + r.name, r.prov); }
+Citation KnowledgeBase::cite(const TensorCoreMath& r) const {
+  return make_cite(*this, "tensor cores " + r.feature + " from compute capability " + r.min_cc.str(), r.prov);
+}
+const TensorCoreMath* KnowledgeBase::tensor_core_min(std::string_view feature) const {
+  for (const auto& t : tensor_core_math_)
+    if (t.feature == feature) return &t;
+  return nullptr;
+}
 Citation KnowledgeBase::cite_peak(const Gpu& r) const {
   static const Provenance kNone{};
   return make_cite(*this, "gpu " + r.pci_id + " " + r.name + " peak", r.peak ? r.peak->prov : kNone);

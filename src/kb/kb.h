@@ -204,6 +204,15 @@ struct Architecture {
   Provenance prov;
 };
 
+// The lowest compute capability whose Tensor Cores do one kind of math (nvidia.md §4c):
+// feature "fp16" (Tensor Cores at all, Volta), "bf16" (bfloat16 and TF32, Ampere).
+struct TensorCoreMath {
+  std::string feature;
+  ComputeCapability min_cc;
+  std::string note;
+  Provenance prov;
+};
+
 struct Source {
   std::string id;
   std::string title;
@@ -288,6 +297,7 @@ class KnowledgeBase {
   std::span<const CudnnRelease> cudnn_releases() const { return cudnn_; }
   std::span<const Gpu> gpus() const { return gpus_; }
   std::span<const Architecture> architectures() const { return architectures_; }
+  std::span<const TensorCoreMath> tensor_core_math() const { return tensor_core_math_; }
   std::span<const Source> sources() const { return sources_; }
 
   // TensorFlow release by version text: "2.10", "2.10.1" -> the 2.10 row; "2.16.0"
@@ -328,6 +338,8 @@ class KnowledgeBase {
   // nearest names when nothing matches.
   Result<std::vector<const Gpu*>> find_gpus_by_name(std::string_view text) const;
   std::string architecture_name(ComputeCapability cc) const;  // "Ampere"; "" if unknown
+  // The Tensor Core row for a feature ("fp16", "bf16"); nullptr when the KB has none.
+  const TensorCoreMath* tensor_core_min(std::string_view feature) const;
 
   // Whether a TF release's wheel has kernels for a compute capability.
   CcSupportResult tf_cc_support(const TfRelease& tf, ComputeCapability cc) const;
@@ -348,6 +360,7 @@ class KnowledgeBase {
   Citation cite(const CudnnRelease& r) const;
   Citation cite(const Gpu& r) const;
   Citation cite_peak(const Gpu& r) const;  // the peak's own sources
+  Citation cite(const TensorCoreMath& r) const;
   // One source string (id or literal) -> URL (+ ref). Unknown ids come back unchanged.
   std::string resolve_source(std::string_view id_or_literal) const;
   const Source* source(std::string_view id) const;
@@ -366,6 +379,7 @@ class KnowledgeBase {
   std::vector<CudnnRelease> cudnn_;
   std::vector<Gpu> gpus_;
   std::vector<Architecture> architectures_;
+  std::vector<TensorCoreMath> tensor_core_math_;
   std::vector<Source> sources_;
 };
 

@@ -349,6 +349,9 @@ class KbLoader {
       g.prov = r.prov();
       kb.gpus_.push_back(std::move(g));
     });
+    for_each_row(doc, file, "tensor_core_math", [&](const Row& r) {
+      kb.tensor_core_math_.push_back({r.str("feature"), r.cc("min_cc"), r.str_or("note"), r.prov()});
+    });
   }
 
   static void sort_tables(KnowledgeBase& kb) {

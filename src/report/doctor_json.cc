@@ -21,6 +21,15 @@ nlohmann::json doctor_to_json(const DoctorReport& r) {
     for (const auto& e : f.evidence) {
       json one = {{"fact", e.fact}, {"source", e.source}};
       if (e.line > 0) one["line"] = e.line;
+      if (!e.trail.empty()) {
+        json trail = json::array();
+        for (const auto& t : e.trail) {
+          json step = {{"source", t.source}, {"path", t.path}, {"why", t.why}, {"detail", t.detail}};
+          if (t.position > 0) step["position"] = t.position;
+          trail.push_back(std::move(step));
+        }
+        one["trail"] = std::move(trail);
+      }
       ev.push_back(one);
     }
     findings.push_back({{"id", f.id},

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "report/doctor_report.h"
+#include "report/trail_render.h"
 
 namespace tfgpu {
 
@@ -61,7 +62,10 @@ std::string render_doctor_markdown(const DoctorReport& r) {
     for (const auto& f : r.findings) {
       out += fmt::format("\n- **{}** `{}`: {}\n", to_string(f.severity), f.id, f.title);
       if (!f.env.empty()) out += fmt::format("  - environment: {}\n", f.env);
-      for (const auto& e : f.evidence) out += fmt::format("  - {} _({})_\n", e.fact, e.source);
+      for (const auto& e : f.evidence) {
+        out += fmt::format("  - {} _({})_\n", e.fact, e.source);
+        for (const auto& l : short_trail(e.trail)) out += fmt::format("    - {}\n", l);
+      }
       int n = 0;
       for (const auto& step : f.fix) {
         if (step.rfind("  ", 0) == 0)

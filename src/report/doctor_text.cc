@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "report/doctor_report.h"
+#include "report/trail_render.h"
 
 namespace tfgpu {
 
@@ -83,7 +84,11 @@ std::string render_doctor_text(const DoctorReport& r, Color color) {
     for (const auto& f : r.findings) {
       out += fmt::format("\n  {} {} {}\n", mark(f.severity, p), p(kBold, f.title), p(kDim, "[" + f.id + "]"));
       if (!f.env.empty()) out += fmt::format("      in {}\n", f.env);
-      for (const auto& e : f.evidence) out += fmt::format("      - {} {}\n", e.fact, p(kDim, "(" + e.source + ")"));
+      for (const auto& e : f.evidence) {
+        out += fmt::format("      - {} {}\n", e.fact, p(kDim, "(" + e.source + ")"));
+        // The loader's trail, shortened (JSON has all of it).
+        for (const auto& l : short_trail(e.trail)) out += fmt::format("          {}\n", p(kDim, l));
+      }
       if (!f.fix.empty()) {
         out += "      fix:\n";
         int n = 0;

@@ -46,19 +46,35 @@ std::vector<Finding> rule_cuda_libraries(const Snapshot& s, const kb::KnowledgeB
     for (const auto& lib : libs.libraries) {
       if (!lib.must_load || lib.component == "driver" || lib.component == "cudnn") continue;
       Resolution r = resolve(s, &e, lib.file);
-      if (!r.found_path.empty()) {
+      if (!r.found_path.empty() && r.dependency_error.empty()) {
         // An older runtime of the same major loaded first: TF was built against newer symbols.
         if (lib.component == "cudart" && r.found) {
           auto v = Version::parse(r.found->version);
           if (v && v->size() >= 2 && v->major() == e.release->cuda.major() && v->truncated(2) < e.release->cuda.truncated(2)) {
-            Finding& f = add("cuda_version_mismatch", fact(fmt::format("{} loads first: {} (via {})", lib.file, where(r.found), r.found_via), "loader model"));
+            Finding& f = add("cuda_version_mismatch",
+                             loader_evidence(s, fmt::format("{} loads first: {} (via {})", lib.file, where(r.found), r.found_via), r));
             for (const LibraryFile* sh : r.shadowed) f.evidence.push_back(fact(fmt::format("shadowed: {}", where(sh)), "loader model"));
           }
         }
         continue;
       }
+      if (!r.found_path.empty()) {
+        // Found, but a library it needs is not: the dlopen fails as a whole.
+        Resolution dep;
+        dep.name = r.failed_dependency.name;
+        dep.loader = r.failed_dependency;
+        for (const auto& f : s.libraries)
+          if (f.name == dep.name) dep.elsewhere.push_back(&f);
+        std::string id = missing_library_id(s, e, dep, lib.component, "cuda_version_mismatch", "cudart_missing");
+        add(id, loader_evidence(s, fmt::format("{} is at {}, but loading it fails: {}", lib.file, r.found_path, r.dependency_error),
+                                dep));
+        if (!dep.elsewhere.empty() && first_elsewhere_dir.empty()) first_elsewhere_dir = dir_of(dep.elsewhere.front()->path);
+        missing_names.push_back(lib.file);
+        continue;
+      }
       std::string id = missing_library_id(s, e, r, lib.component, "cuda_version_mismatch", "cudart_missing");
-      std::string detail = fmt::format("{} ({}) not found on the search path", lib.file, lib.component);
+      std::string detail = fmt::format("{} ({}) not found by the loader ({})", lib.file, lib.component,
+                                       r.loader.error.empty() ? loader::to_string(r.loader.outcome) : r.loader.error);
       if (!r.elsewhere.empty()) {
         detail += fmt::format("; it is at {}", r.elsewhere.front()->path);
         if (first_elsewhere_dir.empty()) first_elsewhere_dir = dir_of(r.elsewhere.front()->path);
@@ -67,7 +83,7 @@ std::vector<Finding> rule_cuda_libraries(const Snapshot& s, const kb::KnowledgeB
         for (const LibraryFile* o : libraries_of(s, lib.component)) others.push_back(where(o));
         detail += fmt::format("; other versions present: {}", join(others, ", "));
       }
-      add(id, fact(detail, "loader model"));
+      add(id, loader_evidence(s, detail, r));
       missing_names.push_back(lib.file);
     }
     for (const auto& id : order) {

@@ -62,9 +62,10 @@ std::vector<Finding> rule_cudnn(const Snapshot& s, const kb::KnowledgeBase& kb) 
     if (r.found_path.empty()) {
       f.id = missing_library_id(s, e, r, "cudnn", "cudnn_version_mismatch", "cudnn_missing");
       if (!r.elsewhere.empty()) {
-        f.evidence.push_back(fact(fmt::format("{} is at {} but not on the search path", name, r.elsewhere.front()->path), "loader model"));
+        f.evidence.push_back(loader_evidence(s, fmt::format("{} is at {} but not on the search path", name, r.elsewhere.front()->path), r));
       } else {
-        f.evidence.push_back(fact(fmt::format("{} not found on the search path", name), "loader model"));
+        f.evidence.push_back(loader_evidence(
+            s, fmt::format("{} not found by the loader ({})", name, r.loader.error.empty() ? loader::to_string(r.loader.outcome) : r.loader.error), r));
         for (const LibraryFile* o : libraries_of(s, "cudnn"))
           f.evidence.push_back(fact(fmt::format("other cuDNN present: {}{}", o->path, o->version.empty() ? "" : " (" + o->version + ")"), "runtime probe"));
       }
@@ -92,7 +93,7 @@ std::vector<Finding> rule_cudnn(const Snapshot& s, const kb::KnowledgeBase& kb) 
       f.id = "cudnn_version_mismatch";
       f.title = fmt::format("cuDNN {} is loaded, but TensorFlow {} was built with cuDNN {} (\"Loaded runtime CuDNN library: {} but source was compiled with: {}\")",
                             v->str(), e.tf->version, want.str(), v->str(), want.str());
-      f.evidence.push_back(fact(fmt::format("{} loads first: {} (cuDNN {}, via {})", name, r.found_path, v->str(), r.found_via), "loader model"));
+      f.evidence.push_back(loader_evidence(s, fmt::format("{} loads first: {} (cuDNN {}, via {})", name, r.found_path, v->str(), r.found_via), r));
       bool better_later = false;
       for (const LibraryFile* sh : r.shadowed) {
         auto sv = cudnn_version_of(s, *sh);
@@ -128,7 +129,7 @@ std::vector<Finding> rule_cudnn(const Snapshot& s, const kb::KnowledgeBase& kb) 
     f.id = "cudnn_incomplete";
     f.title = fmt::format("Incomplete cuDNN copy: {} is there but {} of its sub-libraries are missing (convolutions fail at first use)",
                           name, missing.size());
-    f.evidence.push_back(fact(fmt::format("{} found at {}", name, r.found_path), "loader model"));
+    f.evidence.push_back(loader_evidence(s, fmt::format("{} found at {} (via {})", name, r.found_path, r.found_via), r));
     f.evidence.push_back(fact(fmt::format("missing next to it and on the search path: {}", join(missing, ", ")), "runtime probe"));
     f.evidence.push_back(cite(kb.cite(*major), major->note.empty() ? fmt::format("cuDNN {} ships {} libraries", want.major(), it->second.size()) : major->note));
     f.fix.push_back(fmt::format("Copy ALL library files of the cuDNN {} archive ({}), not only {}, into {}", v ? v->str() : want.str(),

@@ -1,6 +1,7 @@
-// Rule: recommend mixed precision where the GPU has Tensor Cores (compute capability
-// >= 7.0, Volta and newer; shared/facts/nvidia.md §4c), with what it buys from the KB's
-// peak numbers where known.
+// Rule: recommend mixed precision where the GPU has Tensor Cores (the KB's
+// tensor_core_math rows: the lowest compute capability for fp16 and for bf16 Tensor
+// Core math; shared/facts/nvidia.md §4c), with what it buys from the KB's peak numbers
+// where known.
 #include <fmt/format.h>
 
 #include "rules/rule_list.h"
@@ -8,20 +9,18 @@
 
 namespace tfgpu::rules {
 
-namespace {
-// Tensor Cores arrived with Volta (sm_70); the KB marks the few parts above that lack them.
-constexpr kb::ComputeCapability kTensorCoreMin{7, 0};
-constexpr kb::ComputeCapability kBf16Min{8, 0};  // bfloat16 Tensor Core math from Ampere
-}  // namespace
-
 std::vector<Finding> rule_mixed_precision(const Snapshot& s, const kb::KnowledgeBase& kb) {
   std::vector<Finding> out;
   bool any_gpu_tf = false;
   for (const auto& e : tf_envs(s, kb)) any_gpu_tf = any_gpu_tf || tf_gpu_build(e, s, kb);
   if (!any_gpu_tf) return out;
+  // The KB marks the few parts above the threshold that lack Tensor Cores (GTX 16xx).
+  const kb::TensorCoreMath* fp16 = kb.tensor_core_min("fp16");
+  const kb::TensorCoreMath* bf16_row = kb.tensor_core_min("bf16");
+  if (!fp16) return out;
   for (const auto& g : s.gpus) {
     auto cc = gpu_cc(g, kb);
-    if (!cc || *cc < kTensorCoreMin) continue;
+    if (!cc || *cc < fp16->min_cc) continue;
     const kb::Gpu* row = kb_gpu(g, kb);
     if (row && row->tensor_cores && !*row->tensor_cores) continue;
     Finding f;
@@ -34,7 +33,10 @@ std::vector<Finding> rule_mixed_precision(const Snapshot& s, const kb::Knowledge
     if (row && row->peak && row->peak->fp32_tflops && row->peak->fp16_tflops)
       f.evidence.push_back(cite(kb.cite_peak(*row), fmt::format("peak FP16 Tensor Core {:.1f} TFLOPS vs FP32 {:.1f} TFLOPS ({:.1f}x)", *row->peak->fp16_tflops,
                                                                 *row->peak->fp32_tflops, *row->peak->fp16_tflops / *row->peak->fp32_tflops)));
-    bool bf16 = !(*cc < kBf16Min);
+    f.evidence.push_back(cite(kb.cite(*fp16), fmt::format("Tensor Cores from compute capability {}{}", fp16->min_cc.str(),
+                                                           fp16->note.empty() ? "" : ": " + fp16->note)));
+    bool bf16 = bf16_row && !(*cc < bf16_row->min_cc);
+    if (bf16) f.evidence.push_back(cite(kb.cite(*bf16_row), fmt::format("bfloat16 Tensor Core math from compute capability {}", bf16_row->min_cc.str())));
     f.fix.push_back(fmt::format("Before building the model: tf.keras.mixed_precision.set_global_policy('{}')", bf16 ? "mixed_bfloat16" : "mixed_float16"));
     f.fix.push_back("Keep the model's output in float32: final layer or Activation with dtype='float32'");
     f.fix.push_back(bf16 ? "bfloat16 needs no loss scaling; with 'mixed_float16' Model.fit scales the loss itself (custom loops: tf.keras.mixed_precision.LossScaleOptimizer)"

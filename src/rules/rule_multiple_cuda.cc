@@ -56,6 +56,15 @@ std::vector<Finding> rule_multiple_cuda(const Snapshot& s, const kb::KnowledgeBa
     if (!e.release || !tf_gpu_build(e, s, kb)) continue;
     needed = e.release->cuda.str();
     f.evidence.push_back(cite(kb.cite(*e.release), fmt::format("TensorFlow {} in {} was built with CUDA {}", e.tf->version, e.label, needed)));
+    // Which copy TF's own load of the CUDA runtime takes (loader model).
+    if (auto wp = wheel_platform(s))
+      for (const auto& l : kb.tf_libraries(*e.release, *wp).libraries) {
+        if (l.component != "cudart") continue;
+        Resolution r = resolve(s, &e, l.file);
+        f.evidence.push_back(loader_evidence(
+            s, r.found_path.empty() ? fmt::format("TensorFlow's load of {} finds no file", l.file)
+                                    : fmt::format("TensorFlow's load of {} takes {} (via {})", l.file, r.found_path, r.found_via), r));
+      }
     break;
   }
   if (auto cp = env_var(s, "CUDA_PATH")) f.evidence.push_back(fact("CUDA_PATH=" + *cp, "environment"));

@@ -65,6 +65,7 @@ std::vector<TfEnv> tf_envs(const Snapshot& s, const kb::KnowledgeBase& kb) {
       e.release = kb.find_tf(*v);
     }
     e.label = env_label(py);
+    e.kb = &kb;
     out.push_back(e);
   }
   return out;
@@ -150,109 +151,72 @@ bool under(const Snapshot& s, std::string_view path, std::string_view dir) {
   return p == d || starts_with(p, d + (is_windows(s) ? "\\" : "/"));
 }
 
-// TensorFlow's own ELF files in an environment (their RPATH/RUNPATH find pip CUDA wheels).
-std::vector<const LibraryFile*> tf_files(const Snapshot& s, const TfEnv& env) {
-  std::vector<const LibraryFile*> out;
-  for (const auto& f : s.libraries) {
-    if (f.component != "tensorflow") continue;
-    bool in_env = under(s, f.path, env.tf->location);
-    for (const auto& sp : env.py->site_packages) in_env = in_env || under(s, f.path, sp);
-    if (in_env) out.push_back(&f);
+// The directories a process searches at all (order aside): where a same-name file
+// that was not chosen is "shadowed" rather than "elsewhere".
+std::vector<std::string> searched_dirs(const Snapshot& s, const EnvLoads* loads, std::string_view name) {
+  std::vector<std::string> dirs;
+  if (is_windows(s)) {
+    if (loads && loads->process) {
+      const auto& p = loads->process->windows_process;
+      dirs.push_back(p.app_dir);
+      for (const auto& d : split_nonempty(p.path_env, ';')) dirs.push_back(std::string(trim(d)));
+    } else {
+      for (const auto& d : path_entries(s, "PATH")) dirs.push_back(d);
+    }
+    dirs.push_back(s.loader.system_dir);
+    dirs.push_back(s.loader.windows_dir);
+    return dirs;
   }
-  return out;
+  if (loads && loads->process)
+    for (const auto& d : loads->process->rpath_dirs) dirs.push_back(d);
+  for (const auto& d : path_entries(s, "LD_LIBRARY_PATH")) dirs.push_back(d);
+  for (const auto& e : s.loader.ld_cache)
+    if (e.name == name) dirs.push_back(dir_of(e.path));
+  for (const auto& d : s.loader.default_dirs) dirs.push_back(d);
+  return dirs;
 }
 
 }  // namespace
 
-std::vector<SearchDir> search_dirs(const Snapshot& s, const TfEnv* env) {
-  std::vector<SearchDir> dirs;
-  auto add = [&](std::string path, std::string why) {
-    if (path.empty()) return;
-    for (const auto& d : dirs)
-      if (norm_path(s, d.path) == norm_path(s, path)) return;
-    dirs.push_back({std::move(path), std::move(why)});
-  };
-  if (is_windows(s)) {
-    // Standard DLL search order (SafeDllSearchMode): the exe's folder, System32,
-    // Windows, then PATH (docs: "Dynamic-link library search order").
-    if (env && env->py) {
-      add(dir_of(env->py->executable), "the folder of python.exe");
-      if (env->py->kind == "conda" && !env->py->prefix.empty())
-        add(join_path(s, env->py->prefix, "Library\\bin"), "conda env Library\\bin (put on PATH by activation)");
-    }
-    add(s.loader.system_dir, "System32");
-    add(s.loader.windows_dir, "Windows folder");
-    for (const auto& p : path_entries(s, "PATH")) add(p, "PATH");
-    return dirs;
-  }
-  // ld.so(8): DT_RPATH (when no DT_RUNPATH), LD_LIBRARY_PATH, DT_RUNPATH, ld.so.cache,
-  // default dirs. TF's wheels carry RUNPATH entries; LD_LIBRARY_PATH comes first then.
-  if (env && env->tf) {
-    for (const LibraryFile* f : tf_files(s, *env)) {
-      if (f->elf.runpath.empty())
-        for (const auto& r : f->elf.rpath)
-          add(norm_path(s, replace_origin(r, dir_of(f->path))), "RPATH of " + f->name);
-    }
-  }
-  for (const auto& p : path_entries(s, "LD_LIBRARY_PATH")) add(p, "LD_LIBRARY_PATH");
-  if (env && env->tf) {
-    for (const LibraryFile* f : tf_files(s, *env))
-      for (const auto& r : f->elf.runpath)
-        add(norm_path(s, replace_origin(r, dir_of(f->path))), "RUNPATH of " + f->name);
-  }
-  for (const auto& e : s.loader.ld_cache) add(dir_of(e.path), "ld.so.cache");
-  for (const auto& d : s.loader.default_dirs) add(d, "default dir");
-  return dirs;
-}
-
-std::string replace_origin(std::string_view entry, std::string_view origin) {
-  std::string out(entry);
-  for (const char* token : {"${ORIGIN}", "$ORIGIN"}) {
-    size_t at;
-    while ((at = out.find(token)) != std::string::npos) out.replace(at, std::string_view(token).size(), origin);
-  }
-  return out;
-}
-
 Resolution resolve(const Snapshot& s, const TfEnv* env, std::string_view file_name) {
   Resolution r;
   r.name = std::string(file_name);
-  std::vector<SearchDir> dirs = search_dirs(s, env);
-  for (const auto& d : dirs) {
-    std::string nd = norm_path(s, d.path);
-    // ld.so.cache answers by name only: a cache entry counts where its name matches.
-    if (d.why == "ld.so.cache") {
-      bool listed = std::any_of(s.loader.ld_cache.begin(), s.loader.ld_cache.end(), [&](const LdCacheEntry& e) {
-        return e.name == file_name && norm_path(s, dir_of(e.path)) == nd;
-      });
-      if (!listed) continue;
+  std::shared_ptr<const EnvLoads> loads;
+  if (env && env->py && env->tf && env->kb) loads = loads_for(s, *env->kb, *env);
+  if (const loader::TfLoad* load = loads ? loads->load_of(file_name) : nullptr) {
+    r.loader = load->result.root;
+    if (load->result.root.outcome == loader::Outcome::kFound && load->result.outcome != loader::Outcome::kFound &&
+        load->result.outcome != loader::Outcome::kUnknown) {
+      r.dependency_error = load->result.error;
+      for (const auto& d : load->result.closure)
+        if (d.resolution.outcome == loader::Outcome::kNotFound || d.resolution.outcome == loader::Outcome::kFailed)
+          r.failed_dependency = d.resolution;
     }
-    for (const auto& f : s.libraries) {
-      if (!names_equal(s, f.name, file_name) || norm_path(s, dir_of(f.path)) != nd) continue;
-      if (!r.found && r.found_path.empty()) {
-        r.found = &f;
-        r.found_path = f.path;
-        r.found_via = d.why;
-      } else if (&f != r.found) {
-        r.shadowed.push_back(&f);
-      }
-    }
-    if (r.found_path.empty() && d.why == "ld.so.cache") {
-      // Listed in the cache but the file itself was not recorded: the loader takes it.
-      for (const auto& e : s.loader.ld_cache)
-        if (e.name == file_name && norm_path(s, dir_of(e.path)) == nd) {
-          r.found_path = e.path;
-          r.found_via = d.why;
-          break;
-        }
+  } else {
+    r.loader = search_library(s, loads.get(), r.name);
+  }
+  if (r.loader.outcome == loader::Outcome::kFound) {
+    r.found = r.loader.file;
+    // ld.so keeps $ORIGIN/../ unresolved in l_name (the trail shows that); findings name the file plainly.
+    r.found_path = is_windows(s) ? r.loader.path : loader::normalize_path(r.loader.path);
+    if (!r.loader.trail.empty()) {
+      auto steps = trail_steps(s, r.loader);
+      r.found_via = step_place(steps.back());
     }
   }
+  std::vector<std::string> dirs = searched_dirs(s, loads.get(), file_name);
   for (const auto& f : s.libraries) {
     if (!names_equal(s, f.name, file_name) || &f == r.found) continue;
-    if (std::find(r.shadowed.begin(), r.shadowed.end(), &f) != r.shadowed.end()) continue;
-    r.elsewhere.push_back(&f);
+    if (!r.found_path.empty() && norm_path(s, f.path) == norm_path(s, r.found_path)) continue;
+    bool on_path = std::any_of(dirs.begin(), dirs.end(),
+                               [&](const std::string& d) { return !d.empty() && norm_path(s, dir_of(f.path)) == norm_path(s, d); });
+    (on_path ? r.shadowed : r.elsewhere).push_back(&f);
   }
   return r;
+}
+
+Evidence loader_evidence(const Snapshot& s, std::string text, const Resolution& r) {
+  return trail_evidence(s, std::move(text), r.loader);
 }
 
 std::vector<const LibraryFile*> libraries_of(const Snapshot& s, std::string_view component) {

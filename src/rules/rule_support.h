@@ -1,7 +1,7 @@
 #pragma once
 // What several rules need to read the same way from a Snapshot: which platform it is,
 // which Python environments hold TensorFlow (and the KB row for each), whether a layer
-// was probed at all, and how a library name resolves on the search path. Pure.
+// was probed at all, and how a library name resolves (through the loader model). Pure.
 
 #include <optional>
 #include <string>
@@ -10,6 +10,7 @@
 #include "host/host.h"
 #include "kb/kb.h"
 #include "rules/finding.h"
+#include "rules/runtime_loads.h"
 #include "snapshot/snapshot.h"
 #include "util/version.h"
 
@@ -38,6 +39,7 @@ struct TfEnv {
   const kb::TfRelease* release = nullptr; // nullptr: version unknown to the KB
   std::optional<Version> version;
   std::string label;                      // "conda env 'tf' (C:\\...\\python.exe)"
+  const kb::KnowledgeBase* kb = nullptr;  // the KB it was read with (for its library names)
 };
 std::vector<TfEnv> tf_envs(const Snapshot& s, const kb::KnowledgeBase& kb);
 std::string env_label(const PythonEnv& py);
@@ -57,29 +59,27 @@ std::string file_of(std::string_view path);
 std::string join_path(const Snapshot& s, std::string_view dir, std::string_view name);
 
 // ---- library search ---------------------------------------------------------
-// A simple model of the platform loader over the Snapshot, enough for the rules:
-// Linux: RPATH/RUNPATH of TensorFlow's own files ($ORIGIN expanded), LD_LIBRARY_PATH,
-// ld.so.cache, default dirs. Windows (LoadLibraryExW, LOAD_WITH_ALTERED_SEARCH_PATH
-// from TF's folder): TF's folder, the conda Library\bin, System32, Windows, PATH.
-
-struct SearchDir {
-  std::string path;
-  std::string why;  // "LD_LIBRARY_PATH", "PATH", "RUNPATH of _pywrap_tensorflow_internal.so", "ld.so.cache"
-};
+// The loader model (src/loader: ld.so and LoadLibrary, differential-tested against
+// the real loaders) over the Snapshot, in the process TensorFlow runs in
+// (rules/runtime_loads.h). A name TensorFlow loads answers from TF's simulated loads
+// (in TF's order, dependencies included); any other name from a search in the same
+// process.
 
 struct Resolution {
   std::string name;                        // the file name asked for
-  const LibraryFile* found = nullptr;      // the file the loader takes (first hit)
-  std::string found_path;                  // its path (set also when only ld.so.cache knows it)
-  std::string found_via;                   // SearchDir::why of the hit
+  const LibraryFile* found = nullptr;      // the file the loader takes (nullptr: none, or not recorded)
+  std::string found_path;                  // its path as the loader spells it ("" when not found)
+  std::string found_via;                   // the place: "PATH #2", "LD_LIBRARY_PATH #1", "DT_RUNPATH of ...", "ld.so.cache"
   std::vector<const LibraryFile*> elsewhere;  // same name on disk but not on the search path
-  std::vector<const LibraryFile*> shadowed;   // same name later on the search path
+  std::vector<const LibraryFile*> shadowed;   // same name on the search path, passed over or after the chosen one
+  loader::Resolution loader;               // the loader model's answer: outcome, trail, error
+  std::string dependency_error;            // found, but its dependency closure failed (the loader's words)
+  loader::Resolution failed_dependency;    // the dependency that failed (when dependency_error is set)
 };
 
-// "$ORIGIN/../nvidia/cudnn/lib" with origin "/x/tensorflow" -> "/x/tensorflow/../nvidia/cudnn/lib".
-std::string replace_origin(std::string_view entry, std::string_view origin);
-std::vector<SearchDir> search_dirs(const Snapshot& s, const TfEnv* env);
 Resolution resolve(const Snapshot& s, const TfEnv* env, std::string_view file_name);
+// Evidence for a resolution: `text` plus the loader's trail (every place tried, in order).
+Evidence loader_evidence(const Snapshot& s, std::string text, const Resolution& r);
 // Libraries of a component anywhere in the Snapshot ("cudart" -> every libcudart* file).
 std::vector<const LibraryFile*> libraries_of(const Snapshot& s, std::string_view component);
 // The PATH-like list the user edits: LD_LIBRARY_PATH on Linux, PATH on Windows.

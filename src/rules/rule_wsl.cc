@@ -37,7 +37,7 @@ std::vector<Finding> rule_wsl(const Snapshot& s, const kb::KnowledgeBase&) {
     f.title = "A Linux NVIDIA driver is installed inside WSL2; WSL2 must use the Windows driver's libcuda";
     for (const LibraryFile* l : linux_driver) f.evidence.push_back(fact(fmt::format("{} (not from the Windows driver)", l->path), l->origin.empty() ? "runtime probe" : l->origin));
     if (kernel_module) f.evidence.push_back(fact("kernel module version " + s.driver.kernel_module_version, "/proc/driver/nvidia/version"));
-    if (linux_wins) f.evidence.push_back(fact(fmt::format("the loader takes {} ({}) before {}/libcuda.so.1", r.found_path, r.found_via, kWslLib), "loader model"));
+    if (linux_wins) f.evidence.push_back(loader_evidence(s, fmt::format("the loader takes {} ({}) before {}/libcuda.so.1", r.found_path, r.found_via, kWslLib), r));
     f.fix.push_back("In WSL: sudo apt-get remove --purge 'nvidia-driver-*' 'libnvidia-*' 'nvidia-dkms-*' (keep cuda-toolkit-* packages)");
     f.fix.push_back("Install CUDA inside WSL only from the wsl-ubuntu repository (package cuda-toolkit-12-x), never the `cuda` or `cuda-drivers` meta-packages");
     f.fix.push_back("echo /usr/lib/wsl/lib | sudo tee /etc/ld.so.conf.d/ld.wsl.conf && sudo ldconfig");
@@ -51,7 +51,7 @@ std::vector<Finding> rule_wsl(const Snapshot& s, const kb::KnowledgeBase&) {
   if (wsl_cuda) {
     f.title = "WSL2: /usr/lib/wsl/lib/libcuda.so.1 is there but the loader does not find it";
     f.evidence.push_back(fact(wsl_cuda->path + " exists", wsl_cuda->origin.empty() ? "runtime probe" : wsl_cuda->origin));
-    f.evidence.push_back(fact("libcuda.so.1 is neither in ld.so.cache nor on LD_LIBRARY_PATH", "loader model"));
+    f.evidence.push_back(loader_evidence(s, "libcuda.so.1 is neither in ld.so.cache nor on LD_LIBRARY_PATH", r));
     f.fix.push_back("echo /usr/lib/wsl/lib | sudo tee /etc/ld.so.conf.d/ld.wsl.conf && sudo ldconfig");
     f.fix.push_back("Or for this shell: export LD_LIBRARY_PATH=/usr/lib/wsl/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}");
   } else {

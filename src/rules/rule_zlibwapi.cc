@@ -25,7 +25,8 @@ std::vector<Finding> rule_zlibwapi(const Snapshot& s, const kb::KnowledgeBase& k
       if (!v) continue;
       const kb::CudnnRelease* cr = kb.find_cudnn(*v);
       if (!cr || cr->windows_zlibwapi != kb::Tristate::kYes) continue;
-      if (!resolve(s, &e, "zlibwapi.dll").found_path.empty()) continue;
+      Resolution z = resolve(s, &e, "zlibwapi.dll");
+      if (!z.found_path.empty()) continue;
       Finding f;
       f.id = "zlibwapi_missing";
       f.layer = Layer::kRuntime;
@@ -33,7 +34,8 @@ std::vector<Finding> rule_zlibwapi(const Snapshot& s, const kb::KnowledgeBase& k
       f.env = e.label;
       f.title = fmt::format("cuDNN {} on Windows needs zlibwapi.dll, which is not found", v->str());
       f.evidence.push_back(fact(fmt::format("{} is cuDNN {} ({})", r.found_path, v->str(), r.found->version_source.empty() ? "version" : r.found->version_source), "runtime probe"));
-      f.evidence.push_back(fact("zlibwapi.dll not found next to python.exe, in System32 or on PATH", "loader model"));
+      f.evidence.push_back(loader_evidence(
+          s, fmt::format("zlibwapi.dll not found by the loader ({})", z.loader.error.empty() ? loader::to_string(z.loader.outcome) : z.loader.error), z));
       f.evidence.push_back(cite(kb.cite(*cr), fmt::format("cuDNN {} on Windows loads zlibwapi.dll", cr->version.str())));
       std::string dir = dir_of(r.found_path);
       f.fix.push_back("Download ZLIB DLL (x64) as the cuDNN install guide says: http://www.winimage.com/zLibDll/zlib123dllx64.zip");

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/rule_list.h"
+#include "rules/runtime_loads.h"
 
 namespace tfgpu {
 
@@ -51,6 +52,8 @@ int fundamental_rank(std::string_view finding_id) {
 }
 
 std::vector<Finding> run_rules(const Snapshot& s, const kb::KnowledgeBase& kb) {
+  // Every rule that asks where a library loads from shares one simulation per environment.
+  rules::LoaderScope loads(s, kb);
   std::vector<std::pair<int, Finding>> all;
   int i = 0;
   for (const auto& r : rule_table()) {
