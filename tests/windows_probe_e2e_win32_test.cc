@@ -313,6 +313,22 @@ TEST_F(WindowsProbeE2e, DoctorNamesTheOlderCudaInstallThatComesFirstOnPath) {
   EXPECT_EQ(only_verdict(j).value("kind", ""), "will_not_use_gpu");
 }
 
+TEST_F(WindowsProbeE2e, DoctorWarnsThatAStrayCudartEarlierOnPathShadowsTheInstall) {
+  nlohmann::json j = doctor(Layout{.old_cudart_first = true});
+  ASSERT_TRUE(j.contains("findings") && j["findings"].is_array()) << j.dump(2).substr(0, 4000);
+  const nlohmann::json* finding = nullptr;
+  for (const auto& f : j["findings"])
+    if (f.value("id", "") == "cuda_library_shadowed") finding = &f;
+  ASSERT_NE(finding, nullptr) << j.dump(2).substr(0, 4000);
+  // The evidence names the stray file the loader takes, reached through PATH #1.
+  std::string stray = base_ + "\\old\\cudart64_110.dll";
+  bool named = false;
+  for (const auto& e : finding->value("evidence", nlohmann::json::array()))
+    named = named || (e.value("fact", "").find(stray) != std::string::npos &&
+                      e.value("fact", "").find("PATH #1") != std::string::npos);
+  EXPECT_TRUE(named) << finding->dump(2);
+}
+
 TEST_F(WindowsProbeE2e, DoctorSaysTf212OnNativeWindowsWillNotUseTheGpu) {
   nlohmann::json j = doctor(Layout{.tf_version = "2.12.0"});
   EXPECT_TRUE(has(finding_ids(j), "windows_native_gpu_unsupported_tf_ge_2_11")) << j.dump(2).substr(0, 4000);

@@ -29,6 +29,7 @@ TFGPU_RULE(cuda_libraries);
 TFGPU_RULE(cudnn);
 TFGPU_RULE(zlibwapi);
 TFGPU_RULE(multiple_cuda);
+TFGPU_RULE(stray_library);
 TFGPU_RULE(path_planting);
 TFGPU_RULE(xla);
 TFGPU_RULE(memory);

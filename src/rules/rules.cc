@@ -31,6 +31,7 @@ std::span<const RuleSpec> rule_table() {
       {"cudnn", "cuDNN resolves, is new enough, and is complete", {"cudnn_missing", "cudnn_version_mismatch", "cudnn_incomplete", "env_path_not_set", "pip_nvidia_libs_not_found"}, rule_cudnn},
       {"zlibwapi", "cuDNN 8.3+ on Windows finds zlibwapi.dll", {"zlibwapi_missing"}, rule_zlibwapi},
       {"multiple_cuda", "one CUDA version on the search path", {"multiple_cuda_on_path"}, rule_multiple_cuda},
+      {"stray_library", "TF's CUDA libraries come from an install, not a stray copy ahead of it", {"cuda_library_shadowed"}, rule_stray_library},
       {"path_planting", "no world-writable folder ahead of the CUDA folders", {"library_path_world_writable"}, rule_path_planting},
       {"xla", "XLA finds ptxas and libdevice", {"xla_ptxas_or_libdevice_missing"}, rule_xla},
       {"memory", "GPU memory: preallocation and other holders", {"gpu_memory_preallocation"}, rule_memory},
