@@ -53,9 +53,18 @@ std::vector<std::string> windows_fixes(const TfEnv& e, const kb::KnowledgeBase& 
     fix.push_back("  A4. python -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\" then `tfgpu doctor`");
   }
   const kb::TfRelease* newest = kb.tf_releases().empty() ? nullptr : &kb.tf_releases().back();
-  fix.push_back(fmt::format(
-      "Fix B (current TensorFlow{}): use WSL2 (Windows 10 21H2 / build 19044 or newer, or Windows 11)",
-      newest ? " " + newest->series().str() : ""));
+  // The Windows build WSL2's GPU support needs is the KB's (the WSL2 alternative's
+  // parenthesis: "WSL2 (Windows 10 19044 / 21H2 or newer) with ...").
+  std::string wsl_needs;
+  for (const auto& alt : note.alternatives) {
+    auto at = alt.find("WSL2 (");
+    if (at == std::string::npos) continue;
+    auto open = at + 5, close = alt.find(')', open);
+    if (close != std::string::npos) wsl_needs = alt.substr(open + 1, close - open - 1);
+    break;
+  }
+  fix.push_back(fmt::format("Fix B (current TensorFlow{}): use WSL2{}", newest ? " " + newest->series().str() : "",
+                            wsl_needs.empty() ? "" : " (" + wsl_needs + ", or Windows 11)"));
   fix.push_back("  B1. PowerShell as administrator: wsl --install -d Ubuntu, then reboot");
   fix.push_back("  B2. Keep the Windows NVIDIA driver (it serves WSL2 too); do NOT install a Linux NVIDIA driver inside WSL");
   fix.push_back("  B3. In Ubuntu: sudo apt install python3-venv && python3 -m venv ~/tf && ~/tf/bin/pip install \"tensorflow[and-cuda]\"");
