@@ -295,17 +295,17 @@ TEST(WindowsFakeHost, RegistryValuesKeepTheirNamesAndMissingKeysAreNotFound) {
   FakeHost h(Platform::kWindows);
   h.set_registry_value("HKLM\\SOFTWARE\\A", "InstallDir", "C:\\A");
   h.set_registry_value("HKLM\\SOFTWARE\\A\\Sub", "x", "1");
-  auto v = registry_values(h, "hklm\\software\\a");
+  auto v = h.registry_values("hklm\\software\\a");
   ASSERT_TRUE(v);
   ASSERT_EQ(v->size(), 1u);
   EXPECT_EQ((*v)[0].name, "InstallDir");
   EXPECT_EQ((*v)[0].data, "C:\\A");
-  auto parent = registry_values(h, "HKLM\\SOFTWARE");  // exists (has a subkey) but holds no values
+  auto parent = h.registry_values("HKLM\\SOFTWARE");  // exists (has a subkey) but holds no values
   ASSERT_TRUE(parent);
   EXPECT_TRUE(parent->empty());
-  EXPECT_FALSE(registry_values(h, "HKLM\\SOFTWARE\\B"));
-  EXPECT_FALSE(pci_devices(h));  // not scripted
-  EXPECT_FALSE(cpu_features(h));
+  EXPECT_FALSE(h.registry_values("HKLM\\SOFTWARE\\B"));
+  EXPECT_FALSE(h.pci_devices());  // not scripted
+  EXPECT_FALSE(h.cpu_features());
 }
 
 }  // namespace

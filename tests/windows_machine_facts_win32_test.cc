@@ -1,4 +1,4 @@
-// The live Win32 MachineFacts (host_win32.cc) under Wine or Windows: registry value
+// The live Win32 Host machine facts under Wine or Windows: registry value
 // enumeration (a key written here, and the real KnownDLLs key), the SetupAPI PCI list,
 // and CPUID, which under Wine is checked against Linux's own /proc/cpuinfo (Z:\proc).
 #include <windows.h>
@@ -41,7 +41,7 @@ TEST_F(WindowsMachineFacts, RegistryValuesAreEnumeratedAsTextWithTheirNames) {
   RegSetValueExW(hk, L"Blob", 0, REG_BINARY, bin, sizeof bin);
   RegCloseKey(hk);
 
-  auto v = registry_values(*host_, "HKCU\\Software\\tfgpu-test-values");
+  auto v = host_->registry_values("HKCU\\Software\\tfgpu-test-values");
   ASSERT_TRUE(v) << v.error().message;
   std::map<std::string, std::string> got;
   for (const auto& r : *v) got[r.name] = r.data;
@@ -49,10 +49,10 @@ TEST_F(WindowsMachineFacts, RegistryValuesAreEnumeratedAsTextWithTheirNames) {
   EXPECT_EQ(got["Pfad Ü"], "C:\\Ünï\\cudart64_110.dll");
   EXPECT_EQ(got["DllDirectory"], "%SystemRoot%\\system32");  // not expanded
   EXPECT_EQ(got["Count"], "42");
-  auto missing = registry_values(*host_, "HKCU\\Software\\tfgpu-no-such-key");
+  auto missing = host_->registry_values("HKCU\\Software\\tfgpu-no-such-key");
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().kind, ErrorKind::kNotFound);
-  EXPECT_FALSE(registry_values(*host_, "HKXX\\Software"));
+  EXPECT_FALSE(host_->registry_values("HKXX\\Software"));
 }
 
 // Windows always has the KnownDLLs key; Wine 8's prefix does not, so under Wine the test
@@ -85,7 +85,7 @@ TEST_F(WindowsMachineFacts, KnownDllsOfThisSystemFillTheLoaderFacts) {
 }
 
 TEST_F(WindowsMachineFacts, SetupApiListsOnlyPciDevices) {
-  auto devices = pci_devices(*host_);
+  auto devices = host_->pci_devices();
   ASSERT_TRUE(devices) << devices.error().message;
   for (const auto& d : *devices) {
     ASSERT_FALSE(d.hardware_ids.empty());
@@ -99,7 +99,7 @@ TEST_F(WindowsMachineFacts, SetupApiListsOnlyPciDevices) {
 }
 
 TEST_F(WindowsMachineFacts, CpuidAgreesWithLinuxProcCpuinfoUnderWine) {
-  auto f = cpu_features(*host_);
+  auto f = host_->cpu_features();
   ASSERT_TRUE(f) << f.error().message;
   EXPECT_FALSE(f->vendor.empty());
   Snapshot s;

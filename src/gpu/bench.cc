@@ -312,6 +312,15 @@ std::string check_gemm(Runner& r, const Cublas& cb, cublasHandle_t h, Precision 
   return "ok";
 }
 
+// A GEMM row that could not be measured: its precision, size and why.
+GemmResult failed_gemm(Precision p, int size, std::string error) {
+  GemmResult g;
+  g.precision = p;
+  g.m = g.n = g.k = size;
+  g.error = std::move(error);
+  return g;
+}
+
 void bench_gemm(Runner& r, const Cublas& cb, cublasHandle_t h, Precision p, int size, GemmResult& out) {
   out.precision = p;
   out.m = out.n = out.k = size;
@@ -546,11 +555,7 @@ void run_fp8(Runner& r, const BenchOptions& o, BenchReport& rep, const std::func
   auto rows_failed = [&](const std::string& error) {
     for (int size : o.plan.gemm_sizes) {
       step(fmt::format("GEMM fp8 {}", size));
-      GemmResult g;
-      g.precision = Precision::kFp8;
-      g.m = g.n = g.k = size;
-      g.error = error;
-      rep.gemm.push_back(std::move(g));
+      rep.gemm.push_back(failed_gemm(Precision::kFp8, size, error));
     }
   };
   auto lt = CublasLt::open(o.cublaslt_candidates, &rep.cublaslt_load);
@@ -574,15 +579,13 @@ void run_fp8(Runner& r, const BenchOptions& o, BenchReport& rep, const std::func
     bool ran = check == "ok" || check.starts_with("wrong result");
     for (int size : o.plan.gemm_sizes) {
       step(fmt::format("GEMM fp8 {}", size));
-      GemmResult g;
-      g.check = ran ? check : "";
       if (!ran) {
-        g.precision = Precision::kFp8;
-        g.m = g.n = g.k = size;
-        g.error = check;
-      } else {
-        bench_fp8(r, *lt, h, shared, size, g);
+        rep.gemm.push_back(failed_gemm(Precision::kFp8, size, check));
+        continue;
       }
+      GemmResult g;
+      g.check = check;
+      bench_fp8(r, *lt, h, shared, size, g);
       rep.gemm.push_back(std::move(g));
     }
   }
@@ -818,14 +821,9 @@ BenchReport run_bench(const BenchOptions& o) {
         for (int size : o.plan.gemm_sizes) {
           step(fmt::format("GEMM {} {}", to_string(p), size));
           GemmResult g;
+          if (check.starts_with("cublasGemmEx failed")) g = failed_gemm(p, size, check);
+          else bench_gemm(runner, *cublas, h, p, size, g);
           g.check = check;
-          if (check.starts_with("cublasGemmEx failed")) {
-            g.precision = p;
-            g.m = g.n = g.k = size;
-            g.error = check;
-          } else {
-            bench_gemm(runner, *cublas, h, p, size, g);
-          }
           r.gemm.push_back(std::move(g));
         }
       }

@@ -14,7 +14,7 @@
 
 namespace tfgpu {
 
-class FakeHost final : public Host, public MachineFacts {
+class FakeHost final : public Host {
  public:
   explicit FakeHost(Platform platform = Platform::kLinux);
 
@@ -50,7 +50,7 @@ class FakeHost final : public Host, public MachineFacts {
   std::string self_exe() const override { return self_exe_; }
   Result<std::string> registry_value(const std::string& key, const std::string& value) const override;
   Result<std::vector<std::string>> registry_subkeys(const std::string& key) const override;
-  // --- MachineFacts
+  // --- registry values, PCI devices, CPUID (host.h; machine_facts.h has the types)
   Result<std::vector<RegistryValue>> registry_values(const std::string& key) const override;
   Result<std::vector<PciDevice>> pci_devices() const override;
   Result<CpuFeatures> cpu_features() const override;

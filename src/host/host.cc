@@ -35,6 +35,18 @@ Result<std::vector<std::string>> Host::registry_subkeys(const std::string& key) 
   return fail(Error::not_found(fmt::format("no registry on this platform ({})", key)));
 }
 
+Result<std::vector<RegistryValue>> Host::registry_values(const std::string& key) const {
+  return fail(Error::not_found(fmt::format("no registry values through this host ({})", key)));
+}
+
+Result<std::vector<PciDevice>> Host::pci_devices() const {
+  return fail(Error::not_found("the PCI device list is not available through this host"));
+}
+
+Result<CpuFeatures> Host::cpu_features() const {
+  return fail(Error::not_found("CPUID is not available through this host"));
+}
+
 bool Host::is_dir(const std::string& path) const {
   auto info = stat(path);
   return info && info->type == FileType::kDirectory;

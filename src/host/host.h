@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "host/machine_facts.h"
 #include "util/error.h"
 
 namespace tfgpu {
@@ -88,6 +89,12 @@ class Host {
   virtual Result<std::string> registry_value(const std::string& key, const std::string& value) const;
   // Names of the subkeys of a registry key.
   virtual Result<std::vector<std::string>> registry_subkeys(const std::string& key) const;
+  // Every value of a registry key (names as stored; binary / multi-string values skipped).
+  virtual Result<std::vector<RegistryValue>> registry_values(const std::string& key) const;
+  // PCI devices present, whether or not a driver is installed for them (Windows: SetupAPI).
+  virtual Result<std::vector<PciDevice>> pci_devices() const;
+  // CPUID of the processor tfgpu runs on.
+  virtual Result<CpuFeatures> cpu_features() const;
 
   // Convenience built on the above.
   bool exists(const std::string& path) const { return stat(path).has_value(); }

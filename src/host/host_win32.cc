@@ -45,6 +45,18 @@ bool split_registry_key(const std::string& key, HKEY* root, std::wstring* sub) {
   return true;
 }
 
+// Opens `key` ("HKLM\\SOFTWARE\\...") for reading in the 64-bit view; the caller closes it.
+Result<HKEY> open_registry_key(const std::string& key) {
+  HKEY root;
+  std::wstring sub;
+  if (!split_registry_key(key, &root, &sub)) return fail(Error::input(fmt::format("unknown registry root in {}", key)));
+  HKEY hk;
+  if (RegOpenKeyExW(root, sub.c_str(), 0, KEY_READ | KEY_WOW64_64KEY, &hk) != ERROR_SUCCESS) {
+    return fail(Error::not_found(fmt::format("registry key {} not found", key)));
+  }
+  return hk;
+}
+
 // Reads one pipe to the end on its own thread, so a child filling stderr cannot
 // block on a full pipe while we wait on stdout.
 void drain(HANDLE pipe, std::string* sink, size_t max) {
@@ -109,7 +121,7 @@ std::string single_sz(const std::wstring& w) {
   return parts.empty() ? std::string() : parts.front();
 }
 
-class Win32Host final : public Host, public MachineFacts {
+class Win32Host final : public Host {
  public:
   Platform platform() const override { return Platform::kWindows; }
 
@@ -266,13 +278,9 @@ class Win32Host final : public Host, public MachineFacts {
   }
 
   Result<std::string> registry_value(const std::string& key, const std::string& value) const override {
-    HKEY root;
-    std::wstring sub;
-    if (!split_registry_key(key, &root, &sub)) return fail(Error::input(fmt::format("unknown registry root in {}", key)));
-    HKEY hk;
-    if (RegOpenKeyExW(root, sub.c_str(), 0, KEY_READ | KEY_WOW64_64KEY, &hk) != ERROR_SUCCESS) {
-      return fail(Error::not_found(fmt::format("registry key {} not found", key)));
-    }
+    auto opened = open_registry_key(key);
+    if (!opened) return fail(opened.error());
+    HKEY hk = *opened;
     std::wstring wvalue = widen(value);
     DWORD type = 0;
     DWORD size = 0;
@@ -299,13 +307,9 @@ class Win32Host final : public Host, public MachineFacts {
   }
 
   Result<std::vector<std::string>> registry_subkeys(const std::string& key) const override {
-    HKEY root;
-    std::wstring sub;
-    if (!split_registry_key(key, &root, &sub)) return fail(Error::input(fmt::format("unknown registry root in {}", key)));
-    HKEY hk;
-    if (RegOpenKeyExW(root, sub.c_str(), 0, KEY_READ | KEY_WOW64_64KEY, &hk) != ERROR_SUCCESS) {
-      return fail(Error::not_found(fmt::format("registry key {} not found", key)));
-    }
+    auto opened = open_registry_key(key);
+    if (!opened) return fail(opened.error());
+    HKEY hk = *opened;
     std::vector<std::string> out;
     wchar_t name[256];
     for (DWORD i = 0;; ++i) {
@@ -318,13 +322,9 @@ class Win32Host final : public Host, public MachineFacts {
   }
 
   Result<std::vector<RegistryValue>> registry_values(const std::string& key) const override {
-    HKEY root;
-    std::wstring sub;
-    if (!split_registry_key(key, &root, &sub)) return fail(Error::input(fmt::format("unknown registry root in {}", key)));
-    HKEY hk;
-    if (RegOpenKeyExW(root, sub.c_str(), 0, KEY_READ | KEY_WOW64_64KEY, &hk) != ERROR_SUCCESS) {
-      return fail(Error::not_found(fmt::format("registry key {} not found", key)));
-    }
+    auto opened = open_registry_key(key);
+    if (!opened) return fail(opened.error());
+    HKEY hk = *opened;
     DWORD max_name = 0;
     DWORD max_data = 0;
     RegQueryInfoKeyW(hk, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, &max_name, &max_data, nullptr, nullptr);

@@ -1,18 +1,13 @@
 #pragma once
-// Machine facts only some hosts can give: every value of a registry key, the PCI device
-// list of Windows' device manager (SetupAPI), and CPUID. Part of the Host seam:
-// Win32Host and FakeHost implement MachineFacts next to Host, and the probe asks through
-// the free functions below, which answer not_found for a host without them (POSIX:
-// Linux reads sysfs and /proc/cpuinfo instead).
-//
-// Why not three more virtuals in host.h: every translation unit includes host.h, and
-// changing it rebuilds both trees (Linux and mingw) from scratch; folding MachineFacts
-// into Host later is mechanical (move the three virtuals, keep the free functions).
+// The data of the machine facts only some hosts can give (Host::registry_values,
+// Host::pci_devices, Host::cpu_features): every value of a registry key, the PCI device
+// list of Windows' device manager (SetupAPI), and CPUID. Win32Host and FakeHost answer
+// them; other hosts answer not_found (Linux reads sysfs and /proc/cpuinfo instead).
 
 #include <string>
 #include <vector>
 
-#include "host/host.h"
+#include "util/error.h"
 
 namespace tfgpu {
 
@@ -44,22 +39,5 @@ struct CpuFeatures {
   bool avx512f = false;
   bool fma = false;
 };
-
-class MachineFacts {
- public:
-  virtual ~MachineFacts() = default;
-  // Every value of a registry key (names as stored; binary / multi-string values skipped).
-  virtual Result<std::vector<RegistryValue>> registry_values(const std::string& key) const = 0;
-  // PCI devices present, whether or not a driver is installed for them.
-  virtual Result<std::vector<PciDevice>> pci_devices() const = 0;
-  // CPUID of the processor tfgpu runs on.
-  virtual Result<CpuFeatures> cpu_features() const = 0;
-};
-
-// Through any Host: its MachineFacts answer, or not_found ("not available through this
-// host") when it has none.
-Result<std::vector<RegistryValue>> registry_values(const Host& host, const std::string& key);
-Result<std::vector<PciDevice>> pci_devices(const Host& host);
-Result<CpuFeatures> cpu_features(const Host& host);
 
 }  // namespace tfgpu

@@ -32,7 +32,7 @@ std::optional<uint32_t> read_hex(const Host& host, const std::string& path) {
 // Windows: the device manager's PCI list (SetupAPI through the Host), which holds a GPU
 // whether its driver works, is the Microsoft Basic Display Adapter, or is missing.
 void probe_windows_hardware(const Host& host, const ProbeOptions& options, Snapshot& s) {
-  auto devices = pci_devices(host);
+  auto devices = host.pci_devices();
   if (!devices) {
     ProbeStatus status = devices.error().kind == ErrorKind::kNotFound ? ProbeStatus::kUnsupported : ProbeStatus::kFailed;
     s.gpu_state = {status, devices.error().message, "setupapi"};

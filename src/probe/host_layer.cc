@@ -62,7 +62,7 @@ void read_cpu(const Host& host, CpuInfo& cpu) {
 
 // Windows (no /proc/cpuinfo): CPUID through the Host; left unknown when the host cannot.
 void read_cpuid_features(const Host& host, CpuInfo& cpu) {
-  auto f = cpu_features(host);
+  auto f = host.cpu_features();
   if (!f) return;
   cpu.vendor = f->vendor;
   cpu.model = f->brand;

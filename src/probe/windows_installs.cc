@@ -146,7 +146,7 @@ void probe_windows_loader(const Host& host, Snapshot& s) {
   l.safe_dll_search_mode = !(safe && *safe == "0");
   // KnownDLLs: one value per DLL (name "kernel32", data "kernel32.dll"), plus
   // DllDirectory / DllDirectory32 saying where they live, which are not DLLs.
-  auto known = registry_values(host, kKnownDllsKey);
+  auto known = host.registry_values(kKnownDllsKey);
   if (!known) {
     s.notes.push_back(fmt::format("KnownDLLs not read: {}", known.error().message));
     return;
