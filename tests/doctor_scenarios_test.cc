@@ -57,6 +57,20 @@ TEST_P(DoctorScenario, EveryBlockerAndWarningSaysWhyAndHowToFixIt) {
   }
 }
 
+// A fixture the real probe cannot produce is a guess (issue 12): every scenario says where
+// it comes from: recorded by the real probe (how, on what), or written by hand (and why it
+// could not be recorded).
+TEST_P(DoctorScenario, SaysWhereItComesFrom) {
+  const std::string name = GetParam();
+  nlohmann::json want = load_expectation(name);
+  ASSERT_TRUE(want.contains("provenance") && want["provenance"].is_object()) << name << ": no provenance";
+  const auto& p = want["provenance"];
+  std::string kind = p.value("kind", "");
+  EXPECT_TRUE(kind == "real-probe" || kind == "hand-written") << name << ": provenance kind '" << kind << "'";
+  EXPECT_GE(p.value("reason", "").size(), 20u) << name << ": say how it was recorded, or why it is hand-written";
+  if (kind == "real-probe") EXPECT_TRUE(starts_with(name, "real_")) << name << ": recorded scenarios are named real_*";
+}
+
 INSTANTIATE_TEST_SUITE_P(All, DoctorScenario, ::testing::ValuesIn(scenario_names()),
                          [](const auto& info) { return info.param; });
 

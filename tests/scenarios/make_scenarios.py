@@ -600,13 +600,47 @@ expect("partial_from_log", "Only a log's facts (Linux, TF 2.15): every layer not
        [{"kind": "cannot_tell"}], 0)
 
 
+# Where each scenario comes from (issue 12: a fixture the real probe cannot produce is a
+# guess, so every hand-written one says why it could not be recorded from a real probe).
+# Real-probe scenarios (real_*.json) are written by record_real.sh, not by this file.
+WHY = {
+    "windows": "native Windows machine: this Debian machine has no Windows install to probe; the layout follows "
+               "TF's and NVIDIA's Windows install docs (the Windows probe itself is exercised under Wine in "
+               "windows_probe_e2e_win32_test over built trees)",
+    "wsl2": "WSL2: needs a Windows host's /usr/lib/wsl and a Windows NVIDIA driver; neither exists here",
+    "gpu": "needs GPU or driver state this machine cannot have (no NVIDIA GPU, no driver; the mock driver only answers "
+           "what the tests program into it)",
+    "macos": "macOS host: not this machine",
+    "log": "a partial snapshot as explain builds it from a log: not a probe's output by design",
+    "layout": "Linux library layout written by hand from a user report; its driver/GPU part needs hardware this machine "
+              "lacks, and its library layout has not yet been re-recorded from real packages (real_*.json are)",
+}
+KIND = {
+    "linux_conda_cudatoolkit_conflict": "layout", "linux_container_without_gpus": "gpu", "linux_cpu_without_avx": "gpu",
+    "linux_cuda12_for_tf210": "layout", "linux_cuda_visible_devices_minus1": "gpu", "linux_cudnn_incomplete_copy": "layout",
+    "linux_driver_library_mismatch": "gpu", "linux_driver_too_old": "gpu", "linux_gtx960_tf218": "gpu",
+    "linux_h100_ptx_jit": "gpu", "linux_ld_library_path_world_writable": "layout", "linux_no_driver": "gpu",
+    "linux_no_gpu_no_tf": "layout", "linux_old_cudnn_shadows": "layout", "linux_pip_and_cuda_good": "layout",
+    "linux_tensorflow_cpu": "layout", "linux_tf2161_pip_libs_not_found": "layout",
+    "linux_two_cuda_on_ld_library_path": "layout", "linux_two_tf_packages": "layout", "linux_xla_ptxas_missing": "layout",
+    "macos_tf216": "macos", "partial_from_log": "log",
+}
+
+
+def provenance(name):
+    kind = KIND.get(name) or ("windows" if name.startswith("win_") else "wsl2" if name.startswith("wsl2_") else None)
+    if kind is None:
+        raise SystemExit(f"make_scenarios.py: say where scenario {name} comes from (KIND)")
+    return {"kind": "hand-written", "reason": WHY[kind]}
+
+
 def main():
     for name, snap in sorted(S.items()):
         with open(os.path.join(HERE, name + ".json"), "w") as f:
             json.dump(snap, f, indent=1, sort_keys=True)
             f.write("\n")
         with open(os.path.join(HERE, name + ".expect.json"), "w") as f:
-            json.dump(E[name], f, indent=1, sort_keys=True)
+            json.dump(dict(E[name], provenance=provenance(name)), f, indent=1, sort_keys=True)
             f.write("\n")
     print(f"{len(S)} scenarios")
 
