@@ -92,5 +92,40 @@ TEST_F(ElfGcc, ToInfoCarriesEverySnapshotField) {
   EXPECT_EQ(info.needed, f.needed);
 }
 
+// DT_GNU_HASH lookups by ranged reads agree with what `nm -D --defined-only` says of the
+// same files: defined in the provider, only referenced (undefined) in its user, absent
+// from an unrelated library.
+TEST_F(ElfGcc, GnuHashLookupFindsDefinedSymbolsOnly) {
+  const std::string sym = "_ZN3tsl8internal18LoadDynamicLibraryEPKcPPv";
+  std::string decl = "int tf_loader(const char* n, void** h) __asm__(\"" + sym + "\");\n";
+  std::string error;
+  std::string provider = build_shared_library(dir_, "libprovider.so", {"-Wl,--hash-style=gnu"}, &error, {},
+                                              decl + "int tf_loader(const char* n, void** h) { return n != 0 && h != 0; }\n"
+                                                     "int other_fn(void) { return 1; }\n");
+  ASSERT_FALSE(provider.empty()) << error;
+  std::string user = build_shared_library(dir_, "libuser.so", {"-Wl,--hash-style=gnu"}, &error, {provider},
+                                          decl + "int use_it(void) { return tf_loader(0, 0); }\n");
+  ASSERT_FALSE(user.empty()) << error;
+  std::string plain = build_shared_library(dir_, "libplain.so", {"-Wl,--hash-style=gnu"}, &error);
+  ASSERT_FALSE(plain.empty()) << error;
+  auto lookup = [&](const std::string& path) {
+    std::string bytes = read_binary_file(path);
+    RangeFn read = [&bytes](uint64_t offset, uint64_t length) -> Result<std::string> {
+      return offset >= bytes.size() ? std::string() : bytes.substr(offset, length);
+    };
+    auto f = parse_elf_ranges(bytes.size(), read, path, {sym, "other_fn", "no_such_symbol"});
+    EXPECT_TRUE(f) << (f ? "" : f.error().message);
+    return f ? f->symbols : std::map<std::string, bool>{};
+  };
+  auto p = lookup(provider);
+  EXPECT_EQ(p, (std::map<std::string, bool>{{sym, true}, {"other_fn", true}, {"no_such_symbol", false}}));
+  auto u = lookup(user);
+  EXPECT_EQ(u[sym], false);  // referenced, not defined: not in the hash table's defined part
+  EXPECT_EQ(u.count(sym), 1u);
+  auto q = lookup(plain);
+  EXPECT_EQ(q[sym], false);
+  EXPECT_EQ(q.count("other_fn"), 1u);
+}
+
 }  // namespace
 }  // namespace tfgpu::binfmt

@@ -193,5 +193,84 @@ TEST(TensorflowLoads, OnWindowsTheDllsAreSearchedFromPythonsDirectoryThenPath) {
   EXPECT_FALSE(r.all_must_load_found);
 }
 
+// TF 2.16.1's layout, as read from the wheel (docs/loader-model.md): _pywrap needs
+// libtensorflow_cc.so.2 then libtensorflow_framework.so.2; both define the DSO loader;
+// only cc's RUNPATH names nvidia/cudnn/lib, the framework's names nvidia/cuda_runtime/lib.
+Snapshot tf2161_like(bool framework_defines_loader) {
+  Snapshot s;
+  s.origin = "test";
+  s.host.os = "linux";
+  s.host.arch = "x86_64";
+  s.loader.ld_cache_state.status = ProbeStatus::kOk;
+  const std::string sym = tensorflow_dso_loader_symbols().front();
+  LibraryFile pywrap = elf(kSp + "/tensorflow/python/_pywrap_tensorflow_internal.so", "_pywrap_tensorflow_internal.so",
+                           {}, {"$ORIGIN/../../nvidia/nccl/lib"}, {"libtensorflow_cc.so.2", "libtensorflow_framework.so.2"});
+  LibraryFile cc = elf(kSp + "/tensorflow/libtensorflow_cc.so.2", "libtensorflow_cc.so.2", {},
+                       {"$ORIGIN/../nvidia/cudnn/lib", "$ORIGIN/../nvidia/cuda_runtime/lib"}, {"libtensorflow_framework.so.2"});
+  LibraryFile fw = elf(kSp + "/tensorflow/libtensorflow_framework.so.2", "libtensorflow_framework.so.2", {},
+                       {"$ORIGIN/../nvidia/cuda_runtime/lib"});
+  for (LibraryFile* f : {&pywrap, &cc, &fw}) f->component = "tensorflow";
+  pywrap.elf.symbols = {{sym, false}};
+  cc.elf.symbols = {{sym, true}};
+  fw.elf.symbols = {{sym, framework_defines_loader}};
+  s.libraries = {pywrap, cc, fw, elf(kSp + "/nvidia/cudnn/lib/libcudnn.so.9", "libcudnn.so.9"),
+                 elf(kSp + "/nvidia/cuda_runtime/lib/libcudart.so.12", "libcudart.so.12")};
+  return s;
+}
+
+TEST(TensorflowLoads, TheFrameworkThatDefinesTheDsoLoaderIsTheDlopenCaller) {
+  Snapshot s = tf2161_like(/*framework_defines_loader=*/true);
+  TensorflowInstall tf{"tensorflow", "2.16.1", kSp + "/tensorflow"};
+  DlopenCaller c = tensorflow_dlopen_caller(s, tf);
+  EXPECT_EQ(c.path, kSp + "/tensorflow/libtensorflow_framework.so.2");
+  EXPECT_NE(c.reason.find("loaded first"), std::string::npos) << c.reason;
+  PythonEnv py;
+  py.executable = "/venv/bin/python3";
+  auto p = tensorflow_process(s, py, tf);
+  ASSERT_TRUE(p) << p.error().message;
+  // _pywrap, then its TF DT_NEEDED breadth first: cc, framework; the caller is the framework.
+  ASSERT_EQ(p->linux_process.objects.size(), 4u);
+  EXPECT_EQ(p->linux_process.objects[2].path, kSp + "/tensorflow/libtensorflow_cc.so.2");
+  EXPECT_EQ(p->linux_process.objects[p->linux_process.caller].path, kSp + "/tensorflow/libtensorflow_framework.so.2");
+  EXPECT_EQ(p->rpath_dirs, std::vector<std::string>{kSp + "/nvidia/cuda_runtime/lib"});
+  // So cuDNN in nvidia/cudnn/lib (named by cc's RUNPATH only) is not found, as tensorflow#63362 reports.
+  auto r = simulate_tensorflow_loads(s, *p, {{"cudart", "libcudart.so.12", true, "kb"}, {"cudnn", "libcudnn.so.9", true, "kb"}});
+  ASSERT_EQ(r.loads.size(), 2u);
+  EXPECT_EQ(r.loads[0].result.outcome, Outcome::kFound);
+  EXPECT_EQ(r.loads[1].result.outcome, Outcome::kNotFound);
+}
+
+TEST(TensorflowLoads, WithoutTheLoaderInTheFrameworkTheFirstDefinerInLoadOrderIsTheCaller) {
+  Snapshot s = tf2161_like(/*framework_defines_loader=*/false);
+  TensorflowInstall tf{"tensorflow", "2.16.1", kSp + "/tensorflow"};
+  DlopenCaller c = tensorflow_dlopen_caller(s, tf);
+  EXPECT_EQ(c.path, kSp + "/tensorflow/libtensorflow_cc.so.2");
+  PythonEnv py;
+  py.executable = "/venv/bin/python3";
+  tf.dlopen_caller = c.path;
+  auto p = tensorflow_process(s, py, tf);
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p->linux_process.objects[p->linux_process.caller].path, kSp + "/tensorflow/libtensorflow_cc.so.2");
+  auto r = simulate_tensorflow_loads(s, *p, {{"cudnn", "libcudnn.so.9", true, "kb"}});
+  ASSERT_EQ(r.loads.size(), 1u);
+  EXPECT_EQ(r.loads[0].result.outcome, Outcome::kFound);
+  EXPECT_EQ(r.loads[0].result.root.path, kSp + "/tensorflow/../nvidia/cudnn/lib/libcudnn.so.9");
+}
+
+TEST(TensorflowLoads, SymbolFactsMissingLeaveTheCallerUnknownAndTheFrameworkAssumed) {
+  Snapshot s = tf2161_like(true);
+  for (auto& f : s.libraries) f.elf.symbols.clear();  // a snapshot from before the lookup
+  TensorflowInstall tf{"tensorflow", "2.16.1", kSp + "/tensorflow"};
+  EXPECT_EQ(tensorflow_dlopen_caller(s, tf).path, "");
+  PythonEnv py;
+  py.executable = "/venv/bin/python3";
+  auto p = tensorflow_process(s, py, tf);
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->linux_process.objects[p->linux_process.caller].path, kSp + "/tensorflow/libtensorflow_framework.so.2");
+  bool noted = false;
+  for (const auto& n : p->notes) noted |= n.find("assumed") != std::string::npos;
+  EXPECT_TRUE(noted);
+}
+
 }  // namespace
 }  // namespace tfgpu::loader

@@ -4,7 +4,10 @@
 
 #include "host/fake_host.h"
 #include "probe/probe.h"
+#include "loader/ld_so.h"
+#include "loader/tensorflow_loads.h"
 #include "probe/runtime_names.h"
+#include "support/elf_builder.h"
 #include "support/probe_fixtures.h"
 
 namespace tfgpu {
@@ -213,7 +216,137 @@ TEST(RuntimeProbe, HostileLibraryBytesAreRecordedAsErrors) {
   const LibraryFile* blas = find_lib(s, "/usr/local/cuda-12.0/lib64/libcublas.so.12");
   ASSERT_NE(blas, nullptr);
   EXPECT_EQ(blas->format, "unknown");
-  EXPECT_EQ(blas->error, "neither ELF nor PE");
+  EXPECT_EQ(blas->error, "/usr/local/cuda-12.0/lib64/libcublas.so.12: neither ELF nor PE");
+  EXPECT_EQ(blas->headers, "invalid");
+}
+
+TEST(RuntimeProbe, HeadersOfALargeLibraryAreReadByRangesWhateverItsSize) {
+  FakeHost host;
+  test::ElfBuilder b;
+  b.soname = "libcublasLt.so.13";
+  b.needed = {"libcublas.so.13"};
+  b.runpath = "$ORIGIN";
+  b.hole = 12u << 20;  // over the old 8 MiB quick-probe limit; the dynamic section after it
+  host.add_file("/usr/local/cuda-13.0/lib/libcublasLt.so.13", test::with_hole(b.build(), b));
+  Snapshot s = run_runtime(host);
+  const LibraryFile* f = find_lib(s, "/usr/local/cuda-13.0/lib/libcublasLt.so.13");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->headers, "read");
+  EXPECT_EQ(f->error, "");
+  EXPECT_EQ(f->elf.soname, "libcublasLt.so.13");
+  EXPECT_EQ(f->elf.needed, std::vector<std::string>{"libcublas.so.13"});
+  EXPECT_EQ(f->elf.runpath, std::vector<std::string>{"$ORIGIN"});
+  EXPECT_LT(host.bytes_read(), 256u << 10);
+}
+
+TEST(RuntimeProbe, ALibraryWhoseReadFailsHasUnknownHeadersNotAnInvalidFile) {
+  FakeHost host;
+  host.add_file("/usr/local/cuda-13.0/lib/libcudart.so.13", test::elf64_shared_object("libcudart.so.13"));
+  host.fail_reads("/usr/local/cuda-13.0/lib/libcudart.so.13");
+  Snapshot s = run_runtime(host);
+  const LibraryFile* f = find_lib(s, "/usr/local/cuda-13.0/lib/libcudart.so.13");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->headers, "unknown");
+  EXPECT_NE(f->error.find("Input/output error"), std::string::npos);
+  // The loader model: "cannot tell", never "invalid file".
+  loader::LinuxProcess p;
+  p.objects.push_back({"/usr/bin/python3", {64, "x86-64"}, -1, {}});
+  p.ld_library_path = "/usr/local/cuda-13.0/lib";
+  s.loader.ld_cache_state.status = ProbeStatus::kOk;
+  auto ld = loader::LdSo::create(s, p);
+  ASSERT_TRUE(ld);
+  loader::LoadResult r = ld->dlopen("libcudart.so.13");
+  EXPECT_EQ(r.outcome, loader::Outcome::kUnknown);
+  ASSERT_FALSE(r.root.trail.empty());
+  EXPECT_EQ(r.root.trail.back().why, loader::Why::kUnknown);
+  EXPECT_NE(r.root.trail.back().detail.find("headers not read"), std::string::npos);
+}
+
+// A pip TensorFlow: its own objects are recorded (component and origin "tensorflow") with
+// SONAME / NEEDED / RUNPATH and the DSO loader symbol read from DT_GNU_HASH; the install
+// names the object whose dlopen opens the CUDA libraries.
+TEST(RuntimeProbe, TensorflowOwnObjectsAreRecordedWithTheirDlopenCaller) {
+  FakeHost host;
+  const std::string site = "/v/lib/python3.11/site-packages", tfdir = site + "/tensorflow";
+  const std::string sym = loader::tensorflow_dso_loader_symbols().front();
+  test::ElfBuilder fw;
+  fw.soname = "libtensorflow_framework.so.2";
+  fw.runpath = "$ORIGIN/../nvidia/cuda_runtime/lib";
+  fw.symbols = {sym};
+  test::ElfBuilder cc;
+  cc.soname = "libtensorflow_cc.so.2";
+  cc.needed = {"libtensorflow_framework.so.2"};
+  cc.runpath = "$ORIGIN/../nvidia/cudnn/lib";
+  cc.symbols = {sym};
+  test::ElfBuilder pywrap;
+  pywrap.soname = "_pywrap_tensorflow_internal.so";
+  pywrap.needed = {"libtensorflow_cc.so.2", "libtensorflow_framework.so.2"};
+  pywrap.symbols = {"PyInit__pywrap_tensorflow_internal"};
+  host.add_file(tfdir + "/libtensorflow_framework.so.2", fw.build());
+  host.add_file(tfdir + "/libtensorflow_cc.so.2", cc.build());
+  host.add_file(tfdir + "/python/_pywrap_tensorflow_internal.so", pywrap.build());
+  host.add_file(tfdir + "/python/pywrap_tensorflow.py", "# not a shared object\n");
+  Snapshot s;
+  PythonEnv env;
+  env.executable = "/v/bin/python3";
+  env.site_packages = {site};
+  TensorflowInstall tf;
+  tf.package = "tensorflow";
+  tf.version = "2.16.1";
+  tf.location = tfdir;
+  env.tensorflow = {tf};
+  s.pythons = {env};
+  s = run_runtime(host, s);
+  const LibraryFile* f = find_lib(s, tfdir + "/libtensorflow_framework.so.2");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->component, "tensorflow");
+  EXPECT_EQ(f->origin, "tensorflow");
+  EXPECT_EQ(f->elf.soname, "libtensorflow_framework.so.2");
+  EXPECT_EQ(f->elf.runpath, std::vector<std::string>{"$ORIGIN/../nvidia/cuda_runtime/lib"});
+  EXPECT_EQ(f->elf.symbols.at(sym), true);
+  const LibraryFile* p = find_lib(s, tfdir + "/python/_pywrap_tensorflow_internal.so");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->elf.needed, (std::vector<std::string>{"libtensorflow_cc.so.2", "libtensorflow_framework.so.2"}));
+  EXPECT_EQ(p->elf.symbols.at(sym), false);
+  EXPECT_EQ(find_lib(s, tfdir + "/python/pywrap_tensorflow.py"), nullptr);
+  ASSERT_EQ(s.pythons[0].tensorflow.size(), 1u);
+  EXPECT_EQ(s.pythons[0].tensorflow[0].dlopen_caller, tfdir + "/libtensorflow_framework.so.2");
+  EXPECT_FALSE(s.pythons[0].tensorflow[0].dlopen_caller_source.empty());
+}
+
+// /usr/local/cuda -> cuda-13.0 and cuda-13.0/lib64 -> lib: the probe scans lib64 (as the
+// toolkit root's first lib dir), ld.so.cache names lib/. One file, so the cache hit is chosen.
+TEST(RuntimeProbe, ACacheEntryThroughADirectoryLinkNamesTheFileTheProbeRecorded) {
+  FakeHost host;
+  host.add_file("/usr/local/cuda-13.0/lib/libcudart.so.13", test::elf64_shared_object("libcudart.so.13"));
+  host.add_symlink("/usr/local/cuda-13.0/lib64", "lib");
+  host.add_symlink("/usr/local/cuda", "/usr/local/cuda-13.0");
+  Snapshot s;
+  s.loader.ld_cache = {{"libcudart.so.13", "/usr/local/cuda-13.0/lib/libcudart.so.13", "x86-64"}};
+  s.loader.ld_cache_state.status = ProbeStatus::kOk;
+  s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda/lib64";
+  s = run_runtime(host, s);
+  EXPECT_EQ(s.loader.dir_links.at("/usr/local/cuda"), "/usr/local/cuda-13.0");
+  EXPECT_EQ(s.loader.dir_links.at("/usr/local/cuda-13.0/lib64"), "lib");
+  ASSERT_EQ(find_lib(s, "/usr/local/cuda-13.0/lib/libcudart.so.13"), nullptr);  // recorded once, as lib64/
+  ASSERT_NE(find_lib(s, "/usr/local/cuda-13.0/lib64/libcudart.so.13"), nullptr);
+  loader::LinuxProcess p;
+  p.objects.push_back({"/usr/bin/python3", {64, "x86-64"}, -1, {}});
+  auto ld = loader::LdSo::create(s, p);
+  ASSERT_TRUE(ld);
+  loader::LoadResult r = ld->dlopen("libcudart.so.13");
+  EXPECT_EQ(r.outcome, loader::Outcome::kFound);
+  ASSERT_FALSE(r.root.trail.empty());
+  EXPECT_EQ(r.root.trail.back().source, "ld.so.cache");
+  EXPECT_EQ(r.root.trail.back().why, loader::Why::kChosen);
+  // And through LD_LIBRARY_PATH spelled with both links.
+  p.ld_library_path = "/usr/local/cuda/lib64";
+  auto ld2 = loader::LdSo::create(s, p);
+  ASSERT_TRUE(ld2);
+  loader::LoadResult r2 = ld2->dlopen("libcudart.so.13");
+  EXPECT_EQ(r2.outcome, loader::Outcome::kFound);
+  EXPECT_EQ(r2.root.trail.back().source, "LD_LIBRARY_PATH");
+  EXPECT_EQ(r2.root.trail.back().why, loader::Why::kChosen);
 }
 
 }  // namespace

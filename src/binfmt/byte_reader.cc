@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tfgpu::binfmt {
 
 ParseError::ParseError(std::string what, uint64_t offset)
@@ -109,6 +111,50 @@ std::string_view ByteReader::bytes(uint64_t count) {
   auto v = bytes_at(pos_, count);
   pos_ += count;
   return v;
+}
+
+ByteSource::ByteSource(std::string_view whole) : whole_(whole), size_(whole.size()) {}
+
+ByteSource::ByteSource(uint64_t size, RangeFn read) : size_(size), read_(std::move(read)) {}
+
+ByteReader ByteSource::read(uint64_t offset, uint64_t length, std::string label, Endian endian, uint64_t fetch) {
+  // Written so that huge values cannot wrap around.
+  if (offset > size_ || length > size_ - offset) {
+    throw ParseError("truncated " + label, offset);
+  }
+  if (!read_) return ByteReader::at_base(whole_.substr(offset, length), offset, endian, std::move(label));
+  uint64_t want = std::min(length, fetch);
+  if (want > kMaxFetched - std::min(fetched_, kMaxFetched)) {
+    throw ReadError(fmt::format("headers not read: {} would take more than {} MiB", label, kMaxFetched >> 20));
+  }
+  auto got = read_(offset, want);
+  if (!got) throw ReadError(got.error().message);
+  if (got->size() != want) {
+    throw ReadError(fmt::format("{}: read {} of {} bytes at offset 0x{:x} (the file changed?)", label, got->size(), want, offset));
+  }
+  fetched_ += want;
+  chunks_.push_back(std::move(*got));
+  return ByteReader::at_base(chunks_.back(), offset, endian, std::move(label));
+}
+
+ByteReader ByteSource::tail(uint64_t offset, std::string label, Endian endian, uint64_t fetch) {
+  if (offset > size_) throw ParseError("truncated " + label, offset);
+  return read(offset, size_ - offset, std::move(label), endian, fetch);
+}
+
+std::string ByteSource::cstring(uint64_t region, uint64_t region_size, uint64_t index, const std::string& label) {
+  if (index >= region_size) {
+    uint64_t abs = index > UINT64_MAX - region ? UINT64_MAX : region + index;
+    throw ParseError("truncated " + label, abs);
+  }
+  uint64_t avail = region_size - index;
+  for (uint64_t want = 256;; want *= 8) {
+    uint64_t n = std::min(want, avail);
+    ByteReader r = read(region + index, n, label, Endian::kLittle, n);
+    size_t end = r.data().find('\0');
+    if (end != std::string_view::npos) return std::string(r.data().substr(0, end));
+    if (n == avail) throw ParseError("unterminated string in " + label, region + index);
+  }
 }
 
 }  // namespace tfgpu::binfmt

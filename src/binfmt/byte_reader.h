@@ -5,6 +5,8 @@
 // Nothing here ever reads outside the given bytes or allocates from a count in the data.
 
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,6 +45,10 @@ class ByteReader {
  public:
   explicit ByteReader(std::string_view data, Endian endian = Endian::kLittle,
                       std::string label = "file");
+  // A window whose first byte is at absolute offset `base` of the input (ByteSource).
+  static ByteReader at_base(std::string_view data, uint64_t base, Endian endian, std::string label) {
+    return ByteReader(data, endian, std::move(label), base);
+  }
 
   size_t size() const { return data_.size(); }
   uint64_t base() const { return base_; }  // absolute offset of this window
@@ -92,6 +98,53 @@ class ByteReader {
   std::string label_;
   uint64_t base_ = 0;
   size_t pos_ = 0;
+};
+
+// Thrown by a ranged ByteSource when the file itself could not be read (an I/O error, a
+// file that shrank): what the headers say is then unknown, not malformed. Each parser's
+// entry point turns it into Error::io.
+class ReadError : public std::runtime_error {
+ public:
+  explicit ReadError(const std::string& what) : std::runtime_error(what) {}
+};
+
+// `length` bytes at `offset` of a file (fewer only where the file ends), or an Error.
+using RangeFn = std::function<Result<std::string>(uint64_t offset, uint64_t length)>;
+
+// Where a parser's bytes come from: the whole input in memory, or a file of known size
+// read by ranges on demand, so a parser touches a few KiB of a file of any size. Every
+// window is bounds-checked against the file size before anything is read, and is a
+// ByteReader (absolute offsets in errors) over bytes this source owns.
+class ByteSource {
+ public:
+  explicit ByteSource(std::string_view whole);
+  ByteSource(uint64_t size, RangeFn read);
+
+  uint64_t size() const { return size_; }
+  bool ranged() const { return static_cast<bool>(read_); }
+  uint64_t bytes_fetched() const { return fetched_; }
+
+  // [offset, offset+length): "truncated <label>" at offset when the file is shorter. A
+  // ranged source reads only the first `fetch` bytes of it (the window is then shorter);
+  // an in-memory source always gives the whole range.
+  ByteReader read(uint64_t offset, uint64_t length, std::string label, Endian endian,
+                  uint64_t fetch = UINT64_MAX);
+  // From offset to the end of the file, likewise.
+  ByteReader tail(uint64_t offset, std::string label, Endian endian, uint64_t fetch = UINT64_MAX);
+  // The NUL-terminated string at `index` of the region [region, region+region_size):
+  // "truncated <label>" when index is outside it, "unterminated string in <label>" when
+  // no NUL comes before its end. Reads grow from 256 bytes.
+  std::string cstring(uint64_t region, uint64_t region_size, uint64_t index, const std::string& label);
+
+  // Most bytes a ranged source reads for one file's headers; more is a ReadError.
+  static constexpr uint64_t kMaxFetched = 16u << 20;
+
+ private:
+  std::string_view whole_;
+  uint64_t size_ = 0;
+  RangeFn read_;
+  std::deque<std::string> chunks_;  // owned bytes of ranged windows (stable addresses)
+  uint64_t fetched_ = 0;
 };
 
 }  // namespace tfgpu::binfmt

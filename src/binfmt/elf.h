@@ -4,6 +4,7 @@
 // RUNPATH. Pure: takes the file's bytes, never touches the machine.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,6 +32,9 @@ struct ElfFile {
   std::vector<std::string> rpath;    // DT_RPATH split on ':', unexpanded ($ORIGIN kept)
   std::vector<std::string> runpath;  // DT_RUNPATH split on ':', unexpanded
   uint64_t flags_1 = 0;            // DT_FLAGS_1 (DF_1_NODEFLIB = 0x800 matters to ld.so)
+  // The dynamic symbols asked for (parse_elf's `symbols`), looked up in DT_GNU_HASH:
+  // name -> defined here. A name is absent when it could not be looked up.
+  std::map<std::string, bool> symbols;
 
   // The snapshot's view of this file.
   ElfInfo to_info() const;
@@ -49,8 +53,16 @@ enum class ElfInput {
 // Parses an ELF file. `name` (a path or file name) prefixes error messages.
 // Errors: kNotFound "NAME: not an ELF file" when the magic is absent;
 //         kInput "NAME: truncated dynamic section at offset 0x1234" and similar when malformed.
+// `symbols`: dynamic symbols (mangled names) to look up in DT_GNU_HASH (ElfFile::symbols).
 Result<ElfFile> parse_elf(std::string_view bytes, std::string_view name = {},
-                          ElfInput input = ElfInput::kWholeFile);
+                          ElfInput input = ElfInput::kWholeFile, const std::vector<std::string>& symbols = {});
+
+// The same over a file of `size` bytes read by ranges: ELF header -> program headers ->
+// section headers -> PT_DYNAMIC -> the strings it names (DT_STRTAB mapped through the
+// PT_LOAD segments), a few KiB of a file of any size. Errors as parse_elf, plus kIo when
+// a read failed: then the headers are unknown, not malformed.
+Result<ElfFile> parse_elf_ranges(uint64_t size, const RangeFn& read, std::string_view name = {},
+                                 const std::vector<std::string>& symbols = {});
 
 // Same, reduced to the snapshot's ElfInfo.
 Result<ElfInfo> read_elf_info(std::string_view bytes, std::string_view name = {});

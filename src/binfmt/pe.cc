@@ -48,12 +48,12 @@ std::string four_part(uint32_t ms, uint32_t ls) {
 
 class PeParser {
  public:
-  explicit PeParser(std::string_view bytes) : file_(bytes, Endian::kLittle, "DOS header") {}
+  explicit PeParser(ByteSource& src) : src_(src) {}
 
   PeFile parse() {
     PeFile out;
-    uint32_t lfanew = file_.u32_at(0x3c);
-    ByteReader coff = file_.sub(lfanew, 24, "COFF header");
+    uint32_t lfanew = read(0x3c, 4, "DOS header").u32_at(0);
+    ByteReader coff = read(lfanew, 24, "COFF header");
     if (coff.bytes_at(0, 4) != std::string_view("PE\0\0", 4)) coff.fail_at(0, "bad PE signature");
     out.machine_code = coff.u16_at(4);
     out.machine = pe_machine_name(out.machine_code);
@@ -61,7 +61,7 @@ class PeParser {
     uint16_t opt_size = coff.u16_at(20);
     out.is_dll = (coff.u16_at(22) & kFileDll) != 0;
 
-    ByteReader opt = file_.sub(uint64_t{lfanew} + 24, opt_size, "optional header");
+    ByteReader opt = read(uint64_t{lfanew} + 24, opt_size, "optional header");
     uint16_t magic = opt.u16_at(0);
     if (magic != kPe32Magic && magic != kPe32PlusMagic) opt.fail_at(0, fmt::format("bad optional header magic 0x{:x}", magic));
     bool plus = magic == kPe32PlusMagic;
@@ -75,9 +75,9 @@ class PeParser {
     ndirs = static_cast<uint32_t>(std::min<uint64_t>(ndirs, (opt.size() - std::min<uint64_t>(opt.size(), dirs_at)) / 8));
 
     uint64_t sections_at = uint64_t{lfanew} + 24 + opt_size;
-    file_.sub(sections_at, uint64_t{nsections} * 40, "section table");
+    ByteReader table = read(sections_at, uint64_t{nsections} * 40, "section table");
     for (uint16_t i = 0; i < nsections; ++i) {
-      ByteReader s = file_.sub(sections_at + i * 40ull, 40, "section header");
+      ByteReader s = table.sub(i * 40ull, 40, "section header");
       SectionHeader h;
       std::string_view raw_name = s.bytes_at(0, 8);
       h.name = std::string(raw_name.substr(0, raw_name.find('\0')));
@@ -86,7 +86,7 @@ class PeParser {
       h.raw_size = s.u32_at(16);
       h.raw_pointer = s.u32_at(20);
       // A section's raw data must be in the file: a cut-short download fails here.
-      if (h.raw_size != 0) file_.sub(h.raw_pointer, h.raw_size, "section " + h.name);
+      if (h.raw_size != 0) check(h.raw_pointer, h.raw_size, "section " + h.name);
       sections_.push_back(std::move(h));
     }
 
@@ -126,26 +126,29 @@ class PeParser {
   }
 
   std::string string_at_rva(uint64_t rva, const char* what, uint64_t where) const {
-    ByteReader r = file_.tail(offset_of(rva, what, where), what);
-    return std::string(r.cstring_at(0));
+    uint64_t off = offset_of(rva, what, where);
+    check(off, 0, what);
+    return src_.cstring(off, src_.size() - off, 0, what);
   }
 
   void read_imports(uint32_t rva, uint64_t where, std::vector<std::string>& out) {
-    ByteReader dir = file_.tail(offset_of(rva, "import directory", where), "import directory");
+    uint64_t dir = offset_of(rva, "import directory", where);
+    check(dir, 0, "import directory");
     for (uint32_t i = 0; i < kMaxImports; ++i) {
-      ByteReader d = dir.sub(i * 20ull, 20, "import directory");
+      ByteReader d = read(dir + i * 20ull, 20, "import directory");
       uint32_t name_rva = d.u32_at(12);
       // The table ends with an all-zero descriptor; a zero name ends it too in practice.
       if (name_rva == 0) return;
       out.push_back(string_at_rva(name_rva, "import name", d.base() + 12));
     }
-    dir.fail_at(0, "import directory has no terminating entry");
+    throw ParseError("import directory has no terminating entry", dir);
   }
 
   void read_delay_imports(uint32_t rva, uint64_t where, std::vector<std::string>& out) {
-    ByteReader dir = file_.tail(offset_of(rva, "delay-load directory", where), "delay-load directory");
+    uint64_t dir = offset_of(rva, "delay-load directory", where);
+    check(dir, 0, "delay-load directory");
     for (uint32_t i = 0; i < kMaxImports; ++i) {
-      ByteReader d = dir.sub(i * 32ull, 32, "delay-load directory");
+      ByteReader d = read(dir + i * 32ull, 32, "delay-load directory");
       uint32_t attributes = d.u32_at(0);
       uint64_t name = d.u32_at(4);
       if (name == 0) return;
@@ -153,13 +156,15 @@ class PeParser {
       if ((attributes & 1) == 0 && name >= image_base_) name -= image_base_;
       out.push_back(string_at_rva(name, "delay-load name", d.base() + 4));
     }
-    dir.fail_at(0, "delay-load directory has no terminating entry");
+    throw ParseError("delay-load directory has no terminating entry", dir);
   }
 
   // Resource tree: type -> name -> language -> data entry (three directory levels).
   void read_version_resource(uint32_t rva, uint32_t size, uint64_t where, PeFile& out) {
-    ByteReader rsrc = file_.tail(offset_of(rva, "resource directory", where), "resource directory");
-    if (rsrc.size() > size) rsrc = rsrc.sub(0, size, "resource directory");
+    uint64_t at = offset_of(rva, "resource directory", where);
+    check(at, 0, "resource directory");
+    // The directory may claim more than the file holds; what is there is read.
+    ByteReader rsrc = read(at, std::min<uint64_t>(size, src_.size() - at), "resource directory");
     auto entry = find_entry(rsrc, 0, kRtVersion);
     if (!entry) return;  // no VERSIONINFO: a fact, not an error
     uint32_t off = *entry;
@@ -174,7 +179,7 @@ class PeParser {
     ByteReader data_entry = rsrc.sub(off, 16, "resource data entry");
     uint32_t data_rva = data_entry.u32_at(0);
     uint32_t data_size = data_entry.u32_at(4);
-    ByteReader data = file_.sub(offset_of(data_rva, "version resource", data_entry.base()), data_size, "version resource");
+    ByteReader data = read(offset_of(data_rva, "version resource", data_entry.base()), data_size, "version resource");
     read_version_info(data, out);
   }
 
@@ -268,7 +273,13 @@ class PeParser {
     }
   }
 
-  ByteReader file_;
+  ByteReader read(uint64_t off, uint64_t len, const std::string& label) { return src_.read(off, len, label, Endian::kLittle); }
+  // Bounds only, nothing read.
+  void check(uint64_t off, uint64_t len, const std::string& label) const {
+    if (off > src_.size() || len > src_.size() - off) throw ParseError("truncated " + label, off);
+  }
+
+  ByteSource& src_;
   uint64_t image_base_ = 0;
   uint32_t size_of_headers_ = 0;
   std::vector<SectionHeader> sections_;
@@ -322,9 +333,28 @@ Result<PeFile> parse_pe(std::string_view bytes, std::string_view name) {
     if (lfanew <= bytes.size() - 4) return fail(not_this_format(name, "not a PE file (MZ without PE signature)"));
   }
   try {
-    return PeParser(bytes).parse();
+    ByteSource src(bytes);
+    return PeParser(src).parse();
   } catch (const ParseError& e) {
     return fail(parse_error_to_error(name, e));
+  }
+}
+
+Result<PeFile> parse_pe_ranges(uint64_t size, const RangeFn& read, std::string_view name) {
+  try {
+    ByteSource src(size, read);
+    // The same signature checks as parse_pe, on the DOS header and e_lfanew's target.
+    if (size < 2 || src.read(0, 2, "DOS header", Endian::kLittle).data() != "MZ") return fail(not_this_format(name, "not a PE file"));
+    if (size >= 0x40) {
+      uint64_t lfanew = src.read(0x3c, 4, "DOS header", Endian::kLittle).u32_at(0);
+      if (lfanew <= size - 4 && src.read(lfanew, 4, "PE signature", Endian::kLittle).data() != std::string_view("PE\0\0", 4))
+        return fail(not_this_format(name, "not a PE file (MZ without PE signature)"));
+    }
+    return PeParser(src).parse();
+  } catch (const ParseError& e) {
+    return fail(parse_error_to_error(name, e));
+  } catch (const ReadError& e) {
+    return fail(Error::io(name.empty() ? std::string(e.what()) : fmt::format("{}: {}", name, e.what())));
   }
 }
 

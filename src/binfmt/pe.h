@@ -45,6 +45,11 @@ bool looks_like_pe(std::string_view bytes);
 //         kInput "NAME: truncated import directory at offset 0x..." and similar when malformed.
 Result<PeFile> parse_pe(std::string_view bytes, std::string_view name = {});
 
+// The same over a file of `size` bytes read by ranges: DOS/NT headers -> section table ->
+// import / delay-load directories -> version resource, never the code or data. Errors as
+// parse_pe, plus kIo when a read failed (the headers are then unknown, not malformed).
+Result<PeFile> parse_pe_ranges(uint64_t size, const RangeFn& read, std::string_view name = {});
+
 // Same, reduced to the snapshot's PeInfo.
 Result<PeInfo> read_pe_info(std::string_view bytes, std::string_view name = {});
 

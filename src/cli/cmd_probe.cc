@@ -43,7 +43,9 @@ CommandRunner define_probe(CLI::App& sub) {
   sub.add_option("--python", a->pythons, "Also read this Python interpreter (repeatable)")->option_text("PATH");
   sub.add_flag("--load-runtime", a->load_runtime,
                "Also load each CUDA runtime / cuDNN found (in a child process) to ask its version");
-  sub.add_flag("--deep", a->deep, "Read the headers of every library file, however large");
+  // Headers are read by ranges from files of any size; --deep stays accepted (scripts
+  // pass it) and changes nothing.
+  sub.add_flag("--deep", a->deep, "Accepted for compatibility; headers of every file are always read");
   sub.add_flag("--libraries", a->all_libraries, "List every library file found (text output)");
   sub.add_option("--timeout", a->timeout_s, "Seconds a vendor library may take before it is given up")
       ->check(CLI::Range(0.1, 600.0));
@@ -53,7 +55,6 @@ CommandRunner define_probe(CLI::App& sub) {
     probe::ProbeOptions o;
     o.extra_pythons = a->pythons;
     o.runtime_calls = a->load_runtime ? probe::RuntimeCalls::kYes : probe::RuntimeCalls::kNo;
-    o.header_depth = a->deep ? probe::HeaderDepth::kAll : probe::HeaderDepth::kQuick;
     o.child_timeout = std::chrono::milliseconds(static_cast<long>(a->timeout_s * 1000));
     o.nvml_path = a->nvml_path;
     o.cuda_path = a->cuda_path;

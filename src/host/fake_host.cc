@@ -1,5 +1,7 @@
 #include "host/fake_host.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "util/strings.h"
@@ -141,7 +143,26 @@ Result<std::string> FakeHost::read_file(const std::string& path, uint64_t max_by
   if (it == nodes_.end()) return fail(Error::io(fmt::format("cannot open {}: No such file or directory", path)));
   if (it->second.type != FileType::kRegular) return fail(Error::io(fmt::format("cannot read {}: Is a directory", path)));
   if (it->second.contents.size() > max_bytes) return fail(Error::io(fmt::format("{} is larger than {} bytes", path, max_bytes)));
+  if (failing_reads_.count(it->first)) return fail(Error::io(fmt::format("cannot read {}: Input/output error", path)));
+  bytes_read_ += it->second.contents.size();
   return it->second.contents;
+}
+
+Result<std::string> FakeHost::read_file_range(const std::string& path, uint64_t offset, uint64_t length) const {
+  auto it = nodes_.find(resolve(path, 0));
+  if (it == nodes_.end()) return fail(Error::io(fmt::format("cannot open {}: No such file or directory", path)));
+  if (it->second.type != FileType::kRegular) return fail(Error::io(fmt::format("cannot read {}: Is a directory", path)));
+  if (failing_reads_.count(it->first)) return fail(Error::io(fmt::format("cannot read {}: Input/output error", path)));
+  const std::string& c = it->second.contents;
+  if (offset >= c.size()) return std::string();
+  std::string out = c.substr(static_cast<size_t>(offset), static_cast<size_t>(std::min<uint64_t>(length, c.size() - offset)));
+  bytes_read_ += out.size();
+  return out;
+}
+
+FakeHost& FakeHost::fail_reads(const std::string& path) {
+  failing_reads_[key(path)] = true;
+  return *this;
 }
 
 Result<std::vector<DirEntry>> FakeHost::list_dir(const std::string& path) const {

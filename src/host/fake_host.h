@@ -34,6 +34,10 @@ class FakeHost final : public Host {
   FakeHost& set_process_handler(ProcessHandler handler);
   // Number of child processes the code under test asked for.
   int processes_run() const { return processes_run_; }
+  // Bytes handed out by read_file and read_file_range so far (tests of ranged header reads).
+  uint64_t bytes_read() const { return bytes_read_; }
+  // Makes every read of `path` (whole or ranged) fail with an I/O error, as a disk would.
+  FakeHost& fail_reads(const std::string& path);
 
   // --- Host
   Platform platform() const override { return platform_; }
@@ -41,6 +45,7 @@ class FakeHost final : public Host {
   std::optional<std::string> env(const std::string& name) const override;
   std::map<std::string, std::string> environment() const override { return env_; }
   Result<std::string> read_file(const std::string& path, uint64_t max_bytes = 64u << 20) const override;
+  Result<std::string> read_file_range(const std::string& path, uint64_t offset, uint64_t length) const override;
   Result<std::vector<DirEntry>> list_dir(const std::string& path) const override;
   std::optional<FileInfo> stat(const std::string& path) const override;
   std::optional<FileInfo> lstat(const std::string& path) const override;
@@ -78,6 +83,8 @@ class FakeHost final : public Host {
   std::string self_exe_ = "/usr/local/bin/tfgpu";
   ProcessHandler process_handler_;
   mutable int processes_run_ = 0;
+  mutable uint64_t bytes_read_ = 0;
+  std::map<std::string, bool> failing_reads_;  // normalised paths
 };
 
 }  // namespace tfgpu

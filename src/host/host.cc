@@ -27,6 +27,30 @@ std::string ProcessResult::describe() const {
   return "ended abnormally";
 }
 
+namespace {
+
+// open_ranges without an open file: each read is one read_file_range.
+class PathRangeReader final : public RangeReader {
+ public:
+  PathRangeReader(const Host& host, std::string path, uint64_t size) : host_(host), path_(std::move(path)), size_(size) {}
+  uint64_t size() const override { return size_; }
+  Result<std::string> read(uint64_t offset, uint64_t length) override { return host_.read_file_range(path_, offset, length); }
+
+ private:
+  const Host& host_;
+  std::string path_;
+  uint64_t size_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<RangeReader>> Host::open_ranges(const std::string& path) const {
+  auto st = stat(path);
+  if (!st) return fail(Error::io(fmt::format("cannot open {}: No such file or directory", path)));
+  if (st->type != FileType::kRegular) return fail(Error::io(fmt::format("cannot read {}: not a regular file", path)));
+  return std::unique_ptr<RangeReader>(std::make_unique<PathRangeReader>(*this, path, st->size));
+}
+
 Result<std::string> Host::registry_value(const std::string& key, const std::string&) const {
   return fail(Error::not_found(fmt::format("no registry on this platform ({})", key)));
 }

@@ -60,6 +60,15 @@ struct ProcessResult {
   std::string describe() const;
 };
 
+// An open file read by ranges (Host::open_ranges).
+class RangeReader {
+ public:
+  virtual ~RangeReader() = default;
+  virtual uint64_t size() const = 0;  // file size when opened
+  // `length` bytes at `offset`, fewer only at the end of the file.
+  virtual Result<std::string> read(uint64_t offset, uint64_t length) = 0;
+};
+
 class Host {
  public:
   virtual ~Host() = default;
@@ -72,6 +81,13 @@ class Host {
 
   // Reads at most max_bytes; a longer file is an error, not a silent truncation.
   virtual Result<std::string> read_file(const std::string& path, uint64_t max_bytes = 64u << 20) const = 0;
+  // Ranged read: `length` bytes at `offset` of a file, fewer only where the file ends
+  // first (an offset at or past the end gives ""). For binary headers (ELF / PE) that
+  // sit anywhere in files of any size.
+  virtual Result<std::string> read_file_range(const std::string& path, uint64_t offset, uint64_t length) const = 0;
+  // The same reads on one open file (a header walk takes several). The default opens
+  // nothing and calls read_file_range per read; host_posix / host_win32 keep the file open.
+  virtual Result<std::unique_ptr<RangeReader>> open_ranges(const std::string& path) const;
   virtual Result<std::vector<DirEntry>> list_dir(const std::string& path) const = 0;
   virtual std::optional<FileInfo> stat(const std::string& path) const = 0;   // follows symlinks
   virtual std::optional<FileInfo> lstat(const std::string& path) const = 0;  // does not

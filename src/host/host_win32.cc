@@ -121,6 +121,47 @@ std::string single_sz(const std::wstring& w) {
   return parts.empty() ? std::string() : parts.front();
 }
 
+
+// One open handle read with ReadFile at an OVERLAPPED offset (a header walk touches a
+// few KiB of a DLL of any size).
+class HandleRangeReader final : public RangeReader {
+ public:
+  HandleRangeReader(HANDLE h, std::string path, uint64_t size) : h_(h), path_(std::move(path)), size_(size) {}
+  ~HandleRangeReader() override { CloseHandle(h_); }
+  HandleRangeReader(const HandleRangeReader&) = delete;
+  HandleRangeReader& operator=(const HandleRangeReader&) = delete;
+  uint64_t size() const override { return size_; }
+
+  Result<std::string> read(uint64_t offset, uint64_t length) override {
+    std::string data;
+    if (offset >= size_) return data;
+    data.resize(static_cast<size_t>(std::min<uint64_t>(length, size_ - offset)));
+    size_t done = 0;
+    while (done < data.size()) {
+      OVERLAPPED ov{};
+      uint64_t at = offset + done;
+      ov.Offset = static_cast<DWORD>(at & 0xffffffffu);
+      ov.OffsetHigh = static_cast<DWORD>(at >> 32);
+      DWORD want = static_cast<DWORD>(std::min<size_t>(data.size() - done, 1u << 30));
+      DWORD n = 0;
+      if (!ReadFile(h_, data.data() + done, want, &n, &ov)) {
+        DWORD err = GetLastError();
+        if (err == ERROR_HANDLE_EOF) break;
+        return fail(Error::io(fmt::format("cannot read {}: {}", path_, win32_error_text(err))));
+      }
+      if (n == 0) break;
+      done += n;
+    }
+    data.resize(done);
+    return data;
+  }
+
+ private:
+  HANDLE h_;
+  std::string path_;
+  uint64_t size_;
+};
+
 class Win32Host final : public Host {
  public:
   Platform platform() const override { return Platform::kWindows; }
@@ -196,6 +237,27 @@ class Win32Host final : public Host {
     }
     CloseHandle(h);
     return data;
+  }
+
+  Result<std::string> read_file_range(const std::string& path, uint64_t offset, uint64_t length) const override {
+    auto r = open_ranges(path);
+    if (!r) return fail(r.error());
+    return (*r)->read(offset, length);
+  }
+
+  Result<std::unique_ptr<RangeReader>> open_ranges(const std::string& path) const override {
+    HANDLE h = CreateFileW(widen(path).c_str(), GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                           nullptr, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (h == INVALID_HANDLE_VALUE) {
+      return fail(Error::io(fmt::format("cannot open {}: {}", path, win32_error_text(GetLastError()))));
+    }
+    LARGE_INTEGER size{};
+    if (!GetFileSizeEx(h, &size)) {
+      DWORD err = GetLastError();
+      CloseHandle(h);
+      return fail(Error::io(fmt::format("cannot read {}: {}", path, win32_error_text(err))));
+    }
+    return std::unique_ptr<RangeReader>(std::make_unique<HandleRangeReader>(h, path, static_cast<uint64_t>(size.QuadPart)));
   }
 
   Result<std::vector<DirEntry>> list_dir(const std::string& path) const override {

@@ -43,7 +43,12 @@ std::string base_name(std::string_view path, PathStyle style) {
   return std::string(path);
 }
 
-FileIndex::FileIndex(const std::vector<LibraryFile>& files, PathStyle style) : style_(style) {
+FileIndex::FileIndex(const std::vector<LibraryFile>& files, PathStyle style,
+                     const std::map<std::string, std::string>* dir_links)
+    : style_(style) {
+  if (dir_links && style_ == PathStyle::kPosix)
+    for (const auto& [link, target] : *dir_links)
+      if (!link.empty() && link[0] == '/' && !target.empty()) links_[normalize_path(link)] = target;
   for (const auto& f : files) {
     if (f.path.empty()) continue;
     std::string k = key(f.path);
@@ -53,7 +58,41 @@ FileIndex::FileIndex(const std::vector<LibraryFile>& files, PathStyle style) : s
 }
 
 std::string FileIndex::key(std::string_view path) const {
-  return style_ == PathStyle::kWindows ? windows_key(path) : normalize_path(path);
+  if (style_ == PathStyle::kWindows) return windows_key(path);
+  if (links_.empty() || path.empty() || path[0] != '/') return normalize_path(path);
+  return physical(path);
+}
+
+std::string FileIndex::physical(std::string_view path) const {
+  // path_resolution(7): components left to right; a component that is a (recorded)
+  // symlink is replaced by its target, relative to the directory holding the link; ".."
+  // is the parent of what has been resolved so far. At most 40 links (ELOOP).
+  std::vector<std::string> todo;  // a stack: the next component is at the back
+  auto push = [&todo](std::string_view p) {
+    std::vector<std::string> parts = split(p, '/');
+    for (size_t i = parts.size(); i-- > 0;) todo.push_back(parts[i]);
+  };
+  push(path);
+  std::vector<std::string> done;
+  int links = 0;
+  while (!todo.empty()) {
+    std::string c = std::move(todo.back());
+    todo.pop_back();
+    if (c.empty() || c == ".") continue;
+    if (c == "..") {
+      if (!done.empty()) done.pop_back();
+      continue;
+    }
+    done.push_back(std::move(c));
+    if (links >= 40) continue;
+    auto it = links_.find("/" + join(done, "/"));
+    if (it == links_.end()) continue;
+    ++links;
+    done.pop_back();
+    if (it->second[0] == '/') done.clear();
+    push(it->second);
+  }
+  return "/" + join(done, "/");
 }
 
 const LibraryFile* FileIndex::at(std::string_view path) const {

@@ -1,8 +1,10 @@
 #pragma once
 // Internal to the loader model: the snapshot's library files by path, so a search can
 // ask "is this file there, and what is it" the way the loader's open() would.
-// POSIX paths are compared as spelled after lexical normalisation; Windows paths
-// case-insensitively with '/' and '\\' alike.
+// POSIX paths are compared after resolving the directory symlinks the probe recorded
+// (LoaderInfo::dir_links: /usr/local/cuda/lib64 and /usr/local/cuda-13.0/lib are one
+// directory, as for the kernel), else lexically; Windows paths case-insensitively with
+// '/' and '\\' alike.
 
 #include <map>
 #include <string>
@@ -17,9 +19,13 @@ enum class PathStyle { kPosix, kWindows };
 
 class FileIndex {
  public:
-  FileIndex(const std::vector<LibraryFile>& files, PathStyle style);
+  // `dir_links`: link path -> target (LoaderInfo::dir_links); null or empty: none known.
+  FileIndex(const std::vector<LibraryFile>& files, PathStyle style,
+            const std::map<std::string, std::string>* dir_links = nullptr);
 
-  // Lexically normalised key of an absolute path.
+  // Key of an absolute path: the directory it names after the recorded directory links
+  // are followed (the kernel's path walk: a link's target replaces it, ".." after it goes
+  // to the target's parent), normalised. Equal keys = the same file.
   std::string key(std::string_view path) const;
   // The record at exactly this path (a symlink's own record), nullptr when absent.
   const LibraryFile* at(std::string_view path) const;
@@ -31,7 +37,10 @@ class FileIndex {
   std::vector<std::string> names_in(std::string_view dir) const;
 
  private:
+  std::string physical(std::string_view path) const;
+
   PathStyle style_;
+  std::map<std::string, std::string> links_;  // normalised link path -> target as recorded
   std::map<std::string, const LibraryFile*> by_path_;
   std::map<std::string, std::vector<std::string>> by_dir_;
 };

@@ -363,6 +363,18 @@ class Searcher {
     }
     classify(*f, step);
     if (step.why == Why::kWrongClass) st.other_class = true;
+    if (step.why == Why::kUnknown) {
+      // The file is there but its headers were not read: ld.so would most likely take it,
+      // or fail on it; the snapshot cannot tell which, and the search stops here unknown.
+      r.trail.push_back(step);
+      r.outcome = Outcome::kUnknown;
+      r.path = path;
+      r.file = f;
+      r.error = path + ": " + step.detail;
+      st.unknown = true;
+      st.done = true;
+      return;
+    }
     if (step.why == Why::kInvalid) {
       // open_verify: "invalid ELF header" and the like end the whole load with an error.
       r.trail.push_back(step);
@@ -414,11 +426,21 @@ class Searcher {
       step.detail = f.elf.machine;
       return;
     }
-    if (!f.error.empty()) {
-      bool denied = icontains(f.error, "permission denied") || starts_with(to_lower(f.error), "unreadable");
-      step.why = denied ? Why::kUnreadable : Why::kInvalid;
-      step.detail = f.error;
-      return;
+    switch (header_state(f)) {
+      case HeaderState::kUnknown:
+        step.why = Why::kUnknown;
+        step.detail = "headers not read" + (f.error.empty() ? std::string() : ": " + f.error);
+        return;
+      case HeaderState::kUnreadable:
+        step.why = Why::kUnreadable;
+        step.detail = f.error;
+        return;
+      case HeaderState::kInvalid:
+        step.why = Why::kInvalid;
+        step.detail = f.error.empty() ? "invalid ELF header" : f.error;
+        return;
+      case HeaderState::kRead:
+        break;
     }
     if (!f.format.empty() && f.format != "elf") {
       step.why = Why::kInvalid;
@@ -461,7 +483,7 @@ LdSo::LdSo(const Snapshot& snapshot, LinuxProcess process, LdSoOptions options)
     : snapshot_(&snapshot),
       process_(std::move(process)),
       options_(std::move(options)),
-      index_(std::make_shared<FileIndex>(snapshot.libraries, PathStyle::kPosix)) {}
+      index_(std::make_shared<FileIndex>(snapshot.libraries, PathStyle::kPosix, &snapshot.loader.dir_links)) {}
 
 Result<LdSo> LdSo::create(const Snapshot& snapshot, LinuxProcess process, LdSoOptions options) {
   const int n = static_cast<int>(process.objects.size());

@@ -203,9 +203,22 @@ class WinSearcher {
       r.trail.push_back(step);
       return;
     }
+    if (header_state(*f) == HeaderState::kUnknown) {
+      // There, but its headers were not read: LoadLibrary would most likely map it, or
+      // fail on it; the snapshot cannot tell which.
+      step.why = Why::kUnknown;
+      step.detail = "headers not read" + (f->error.empty() ? std::string() : ": " + f->error);
+      r.trail.push_back(step);
+      r.outcome = Outcome::kUnknown;
+      r.path = path;
+      r.file = f;
+      r.error = r.name + ": " + step.detail;
+      st.unknown = true;
+      st.done = true;
+      return;
+    }
     if (!f->error.empty() || (!f->format.empty() && f->format != "pe")) {
-      bool denied = icontains(f->error, "permission denied") || icontains(f->error, "access is denied") ||
-                    starts_with(to_lower(f->error), "unreadable");
+      bool denied = header_state(*f) == HeaderState::kUnreadable;
       step.why = denied ? Why::kUnreadable : Why::kInvalid;
       step.detail = f->error.empty() ? "not a PE image" : f->error;
       r.trail.push_back(step);

@@ -23,7 +23,7 @@ std::string strip_dll(std::string_view file) {
 }
 
 const LibraryFile* find_by_path(const Snapshot& s, const std::string& path, PathStyle style) {
-  FileIndex index(s.libraries, style);
+  FileIndex index(s.libraries, style, &s.loader.dir_links);
   const LibraryFile* f = index.at(path);
   return f;
 }
@@ -42,7 +42,110 @@ bool is_windows_snapshot(const Snapshot& s, const PythonEnv& py, const Tensorflo
   return looks_windows(tf.location) || looks_windows(py.executable);
 }
 
+// TF's own objects of one install, as the probe recorded them (component "tensorflow").
+struct TfObjects {
+  std::vector<const LibraryFile*> all;  // under tf.location, in snapshot order
+  const LibraryFile* pywrap = nullptr;     // python/_pywrap_tensorflow_internal.so
+  const LibraryFile* framework = nullptr;  // libtensorflow_framework.so.N
+};
+
+TfObjects tf_objects(const Snapshot& snapshot, const TensorflowInstall& tf) {
+  TfObjects out;
+  std::string loc = normalize_path(tf.location);
+  for (const auto& f : snapshot.libraries) {
+    if (!starts_with(normalize_path(f.path), loc + "/")) continue;
+    if (f.component != "tensorflow" && !starts_with(f.name, "libtensorflow") && f.name != "_pywrap_tensorflow_internal.so")
+      continue;
+    out.all.push_back(&f);
+    if (f.name == "_pywrap_tensorflow_internal.so" && !out.pywrap) out.pywrap = &f;
+    // libtensorflow_framework.so.N (its SONAME) rather than the unversioned link to it.
+    if (starts_with(f.name, "libtensorflow_framework.so") &&
+        (!out.framework || (out.framework->name.find(".so.") == std::string::npos && f.name.find(".so.") != std::string::npos)))
+      out.framework = &f;
+  }
+  return out;
+}
+
+// The TF objects `from` needs, breadth first through their DT_NEEDED (ld.so's load
+// order), each once; matched by SONAME or file name.
+std::vector<const LibraryFile*> needed_tf_objects(const TfObjects& tfo, const LibraryFile& from) {
+  auto by_name = [&](const std::string& name) -> const LibraryFile* {
+    for (const LibraryFile* f : tfo.all)
+      if (f->elf.soname == name) return f;
+    for (const LibraryFile* f : tfo.all)
+      if (f->name == name) return f;
+    return nullptr;
+  };
+  std::vector<const LibraryFile*> order;
+  std::vector<const LibraryFile*> queue = {&from};
+  for (size_t i = 0; i < queue.size(); ++i) {
+    for (const auto& n : queue[i]->elf.needed) {
+      const LibraryFile* dep = by_name(n);
+      if (!dep || dep == &from || std::find(order.begin(), order.end(), dep) != order.end()) continue;
+      order.push_back(dep);
+      queue.push_back(dep);
+    }
+  }
+  return order;
+}
+
+// Tri-state: does `f` define TF's DSO loader (nullopt: not looked up).
+std::optional<bool> defines_dso_loader(const LibraryFile& f) {
+  std::optional<bool> out;
+  for (const auto& sym : tensorflow_dso_loader_symbols()) {
+    auto it = f.elf.symbols.find(sym);
+    if (it == f.elf.symbols.end()) continue;
+    if (it->second) return true;
+    out = false;
+  }
+  return out;
+}
+
 }  // namespace
+
+const std::vector<std::string>& tensorflow_dso_loader_symbols() {
+  // tsl::internal::LoadDynamicLibrary(char const*, void**) (TF >= 2.11, tsl/platform/default/
+  // load_library.cc) and tensorflow::internal::LoadDynamicLibrary(char const*, void**)
+  // (before TSL). Checked with `nm -D --defined-only` on the 2.4.0 ... 2.21.0 wheels.
+  static const std::vector<std::string> kSymbols = {"_ZN3tsl8internal18LoadDynamicLibraryEPKcPPv",
+                                                    "_ZN10tensorflow8internal18LoadDynamicLibraryEPKcPPv"};
+  return kSymbols;
+}
+
+DlopenCaller tensorflow_dlopen_caller(const Snapshot& snapshot, const TensorflowInstall& tf) {
+  TfObjects tfo = tf_objects(snapshot, tf);
+  // The dlopen() that opens a CUDA library is the one in the LoadDynamicLibrary that TF's
+  // GPU code binds to. The calls go through the PLT, so they bind to the first definition
+  // in the lookup scope (glibc elf/dl-lookup.c). TF's first extension module,
+  // tensorflow/python/platform/_pywrap_cpu_feature_guard.so, lists
+  // libtensorflow_framework.so.2 in DT_NEEDED before _pywrap_tensorflow_internal.so (which
+  // brings libtensorflow_cc.so.2), so the framework comes first: LD_DEBUG=bindings on real
+  // TF 2.16.1 binds libtensorflow_cc.so.2's LoadDynamicLibrary to the framework's, though
+  // cc defines one too (docs/loader-model.md).
+  if (tfo.framework) {
+    auto d = defines_dso_loader(*tfo.framework);
+    if (d && *d)
+      return {tfo.framework->path, tfo.framework->name +
+                                       " defines TF's DSO loader (LoadDynamicLibrary, read from DT_GNU_HASH) and is loaded "
+                                       "first, so its own definition binds: its RUNPATH is searched"};
+  }
+  // Otherwise: the first definer in the order _pywrap_tensorflow_internal.so loads TF's objects.
+  bool looked = false;
+  if (tfo.pywrap) {
+    std::vector<const LibraryFile*> order = {tfo.pywrap};
+    for (const LibraryFile* f : needed_tf_objects(tfo, *tfo.pywrap)) order.push_back(f);
+    for (const LibraryFile* f : order) {
+      auto d = defines_dso_loader(*f);
+      looked |= d.has_value();
+      if (d && *d)
+        return {f->path, f->name + " is the first of TensorFlow's objects in load order (" + tfo.pywrap->name +
+                             " and its DT_NEEDED) that defines TF's DSO loader (LoadDynamicLibrary, read from DT_GNU_HASH)"};
+    }
+  }
+  if (tfo.framework && defines_dso_loader(*tfo.framework)) looked = true;
+  if (looked) return {"", "none of TensorFlow's objects under " + tf.location + " defines TF's DSO loader"};
+  return {"", ""};
+}
 
 TfLibraryList tensorflow_libraries(const TensorflowInstall& tf, Platform platform, const std::vector<WantedLibrary>& kb) {
   TfLibraryList out;
@@ -116,29 +219,34 @@ Result<TfProcess> tensorflow_process(const Snapshot& snapshot, const PythonEnv& 
   if (main_obj.elf.bits == 0) main_obj.elf.bits = python.bits == 32 ? 32 : 64;
   p.objects.push_back(std::move(main_obj));
   // TF's own objects: python/_pywrap_tensorflow_internal.so (imported, i.e. dlopened, by
-  // Python) and libtensorflow_framework.so.N (its DT_NEEDED), where TF's DSO loader runs.
-  const LibraryFile* pywrap = nullptr;
-  const LibraryFile* framework = nullptr;
-  std::string loc = normalize_path(tf.location);
-  for (const auto& f : snapshot.libraries) {
-    if (!starts_with(normalize_path(f.path), loc + "/")) continue;
-    if (f.name == "_pywrap_tensorflow_internal.so" && !pywrap) pywrap = &f;
-    // libtensorflow_framework.so.N (its SONAME) rather than the unversioned link to it.
-    if (starts_with(f.name, "libtensorflow_framework.so") &&
-        (!framework || (framework->name.find(".so.") == std::string::npos && f.name.find(".so.") != std::string::npos)))
-      framework = &f;
-  }
+  // Python), then the TF objects among its DT_NEEDED breadth first (libtensorflow_cc,
+  // libtensorflow_framework, lib_pywrap_tensorflow_common), loaded by it.
+  TfObjects tfo = tf_objects(snapshot, tf);
   int pywrap_index = -1;
-  if (pywrap) {
-    p.objects.push_back({pywrap->path, pywrap->elf, -1, {pywrap->path}});
+  if (tfo.pywrap) {
+    p.objects.push_back({tfo.pywrap->path, tfo.pywrap->elf, -1, {tfo.pywrap->path}});
     pywrap_index = static_cast<int>(p.objects.size()) - 1;
+    for (const LibraryFile* dep : needed_tf_objects(tfo, *tfo.pywrap)) {
+      std::string soname = dep->elf.soname.empty() ? dep->name : dep->elf.soname;
+      p.objects.push_back({dep->path, dep->elf, pywrap_index, {soname}});
+    }
+  } else if (tfo.framework) {
+    std::string soname = tfo.framework->elf.soname.empty() ? tfo.framework->name : tfo.framework->elf.soname;
+    p.objects.push_back({tfo.framework->path, tfo.framework->elf, -1, {soname}});
   }
-  if (framework) {
-    std::string soname = framework->elf.soname.empty() ? framework->name : framework->elf.soname;
-    p.objects.push_back({framework->path, framework->elf, pywrap_index, {soname}});
+  // The caller: the object the probe named (tensorflow_dlopen_caller), else the
+  // framework library (where TF's DSO loader has lived since TF 2.x), else the last one.
+  std::string caller_path = tf.dlopen_caller;
+  if (caller_path.empty()) caller_path = tensorflow_dlopen_caller(snapshot, tf).path;
+  if (caller_path.empty() && tfo.framework) {
+    caller_path = tfo.framework->path;
+    out.notes.push_back("which of TensorFlow's objects runs its DSO loader is not in the snapshot: " +
+                        tfo.framework->name + " assumed");
   }
   p.caller = static_cast<int>(p.objects.size()) - 1;
-  if (!pywrap && !framework)
+  for (size_t i = 1; i < p.objects.size(); ++i)
+    if (!caller_path.empty() && normalize_path(p.objects[i].path) == normalize_path(caller_path)) p.caller = static_cast<int>(i);
+  if (!tfo.pywrap && !tfo.framework)
     out.notes.push_back("TensorFlow's shared objects under " + tf.location +
                         " are not in the snapshot: its RPATH/RUNPATH entries (site-packages/nvidia/*/lib) are unknown");
   if (auto llp = env_value(snapshot, "LD_LIBRARY_PATH")) p.ld_library_path = *llp;

@@ -36,6 +36,19 @@ struct TfLibraryList {
 };
 TfLibraryList tensorflow_libraries(const TensorflowInstall& tf, Platform platform, const std::vector<WantedLibrary>& kb);
 
+// The dynamic symbols that mark TF's DSO loader: the function whose dlopen() opens the
+// CUDA libraries (tsl/platform/default/load_library.cc LoadDynamicLibrary; before TSL,
+// tensorflow/core/platform/default/load_library.cc). Mangled, as DT_GNU_HASH holds them.
+const std::vector<std::string>& tensorflow_dso_loader_symbols();
+
+// Which of TF's own objects calls dlopen for the libraries TF's DSO loader opens (so
+// whose DT_RUNPATH is searched), and why; path "" when the snapshot cannot say.
+struct DlopenCaller {
+  std::string path;
+  std::string reason;
+};
+DlopenCaller tensorflow_dlopen_caller(const Snapshot& snapshot, const TensorflowInstall& tf);
+
 // The process TF's dlopen / LoadLibrary calls happen in.
 struct TfProcess {
   Platform platform = Platform::kLinux;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "util/strings.h"
+
 namespace tfgpu::loader {
 
 const char* to_string(Why why) {
@@ -53,6 +55,24 @@ std::string render_trail(const Resolution& r) {
     out += '\n';
   }
   return out;
+}
+
+HeaderState header_state(const LibraryFile& f) {
+  if (f.headers == "read") return HeaderState::kRead;
+  if (f.headers == "invalid") return HeaderState::kInvalid;
+  if (f.headers == "unreadable") return HeaderState::kUnreadable;
+  if (f.headers == "unknown") return HeaderState::kUnknown;
+  // Older snapshots: a quick probe wrote "headers not read: N MiB file ..." for big
+  // files (nothing was learnt: unknown), "permission denied" / "unreadable ..." when
+  // open() failed, and any other error after a real parse.
+  std::string e = to_lower(f.error);
+  // format "unknown" without an error: not read at all (a symlink's own record).
+  if (e.empty()) return f.format == "unknown" ? HeaderState::kUnknown : HeaderState::kRead;
+  if (e.find("headers not read") != std::string::npos) return HeaderState::kUnknown;
+  if (e.find("permission denied") != std::string::npos || e.find("access is denied") != std::string::npos ||
+      starts_with(e, "unreadable"))
+    return HeaderState::kUnreadable;
+  return HeaderState::kInvalid;
 }
 
 }  // namespace tfgpu::loader

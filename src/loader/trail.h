@@ -25,7 +25,12 @@ enum class Why {
   kNotInCache,     // ld.so.cache has no entry for the name and the process's architecture
   kUnknown,        // the snapshot cannot say (directory not listed by the probe)
 };
-const char* to_string(Why why);  // "chosen", "already_loaded", "absent", "wrong_class", ...
+const char* to_string(Why why);
+
+// What the snapshot knows of a file's headers (LibraryFile::headers; for snapshots older
+// than that field, derived from error / format as they were written then).
+enum class HeaderState { kRead, kInvalid, kUnreadable, kUnknown };
+HeaderState header_state(const LibraryFile& f);  // "chosen", "already_loaded", "absent", "wrong_class", ...
 
 // One place tried.
 struct Step {

@@ -29,11 +29,6 @@ using GpuNamer = std::function<std::optional<GpuFacts>(uint16_t vendor, uint16_t
 // to ask them their version (cudaRuntimeGetVersion / cudnnGetVersion).
 enum class RuntimeCalls { kNo, kYes };
 
-// Library files are opened to read their ELF / PE headers; a quick probe skips files
-// larger than `quick_header_limit` (cuBLASLt and cuDNN engines are hundreds of MiB)
-// and says so in LibraryFile::error.
-enum class HeaderDepth { kQuick, kAll };
-
 struct ProbeOptions {
   GpuNamer name_gpu;                                 // null: GPUs seen only on the bus stay unnamed
   std::string self_exe;                              // "" = host.self_exe(); the child entry point
@@ -42,8 +37,6 @@ struct ProbeOptions {
   std::string cuda_path;                             // "" = default names (libcuda.so.1)
   std::map<std::string, std::string> child_env;      // extra environment for the children
   RuntimeCalls runtime_calls = RuntimeCalls::kNo;
-  HeaderDepth header_depth = HeaderDepth::kQuick;
-  uint64_t quick_header_limit = 8u << 20;
   std::vector<std::string> extra_pythons;            // --python PATH (interpreters to include)
   std::string tool_version;
   std::string created_at;                            // ISO 8601; "" = leave empty

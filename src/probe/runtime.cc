@@ -9,10 +9,12 @@
 
 #include <fmt/format.h>
 
+#include "binfmt/binary_file.h"
 #include "binfmt/cuda_version.h"
 #include "binfmt/elf.h"
 #include "binfmt/pe.h"
 #include "binfmt/python_metadata.h"
+#include "loader/tensorflow_loads.h"
 #include "probe/probe.h"
 #include "probe/probe_child.h"
 #include "probe/runtime_names.h"
@@ -42,8 +44,10 @@ class RuntimeScan {
     scan_toolkits();
     if (host_.platform() == Platform::kWindows) scan_windows_cudnn();
     scan_pip();
+    scan_tensorflow();
     scan_conda();
     scan_path_dirs();
+    record_dir_links();
     finish_state();
   }
 
@@ -54,6 +58,7 @@ class RuntimeScan {
   std::vector<size_t> scan_dir(const std::string& dir, const std::string& origin,
                                const std::map<std::string, Versioned>& component_versions = {}) {
     std::vector<size_t> added;
+    looked_dirs_.push_back(dir);
     std::string canon = host_.canonical(dir).value_or(dir);
     if (!scanned_.insert(canon).second) return added;
     auto entries = host_.list_dir(dir);
@@ -84,42 +89,29 @@ class RuntimeScan {
           f.version_source = it->second.source;
         }
       }
-      if (e.type != FileType::kSymlink) read_headers(f);
-      else f.format = "unknown";
+      // Through a symlink too: its record then stands for its target wherever the
+      // target itself is not recorded (a link into a directory not scanned).
+      read_headers(f);
       added.push_back(s_.libraries.size());
       s_.libraries.push_back(std::move(f));
     }
     return added;
   }
 
-  void read_headers(LibraryFile& f) {
-    auto st = host_.stat(f.path);
-    if (!st) {
-      f.error = "cannot stat";
-      return;
-    }
-    if (options_.header_depth == HeaderDepth::kQuick && st->size > options_.quick_header_limit) {
+  // ELF / PE headers by ranged reads (a few KiB from a file of any size). A file open()
+  // refuses is "unreadable" (the loader's own open fails the same way and it looks on);
+  // one whose read failed midway is "unknown"; never "invalid" without a real parse.
+  void read_headers(LibraryFile& f, const std::vector<std::string>& symbols = {}) {
+    auto file = host_.open_ranges(f.path);
+    if (!file) {
       f.format = "unknown";
-      f.error = fmt::format("headers not read: {} MiB file (over the quick-probe limit; use --deep)", st->size >> 20);
+      f.error = file.error().message;
+      f.headers = "unreadable";
       return;
     }
-    auto bytes = host_.read_file(f.path, st->size + 1);
-    if (!bytes) {
-      f.error = bytes.error().message;
-      return;
-    }
-    if (binfmt::looks_like_elf(*bytes)) {
-      f.format = "elf";
-      if (auto info = binfmt::read_elf_info(*bytes, f.path)) f.elf = std::move(*info);
-      else f.error = info.error().message;
-    } else if (bytes->size() >= 2 && (*bytes)[0] == 'M' && (*bytes)[1] == 'Z') {
-      f.format = "pe";
-      if (auto info = binfmt::read_pe_info(*bytes, f.path)) f.pe = std::move(*info);
-      else f.error = info.error().message;
-    } else {
-      f.format = "unknown";
-      f.error = "neither ELF nor PE";
-    }
+    RangeReader& r = **file;
+    binfmt::describe_binary_ranges(
+        r.size(), [&r](uint64_t offset, uint64_t length) { return r.read(offset, length); }, f, f.path, symbols);
   }
 
   bool has_component(const std::vector<size_t>& idx, std::string_view prefix) const {
@@ -410,6 +402,55 @@ class RuntimeScan {
     }
   }
 
+  // --- TensorFlow's own shared objects ------------------------------------------------
+
+  // libtensorflow_framework.so.N, libtensorflow_cc.so.N and tensorflow/python/*.so (the
+  // Python extension modules, _pywrap_tensorflow_internal.so and what it needs; Windows:
+  // the .pyd files and the DLLs beside them), with SONAME / NEEDED / RUNPATH and whether
+  // each defines TF's DSO loader: their RUNPATH decides where TF's dlopen looks
+  // (docs/loader-model.md, "TensorFlow's own objects").
+  void scan_tensorflow() {
+    const bool win = host_.platform() == Platform::kWindows;
+    for (auto& env : s_.pythons) {
+      for (auto& tf : env.tensorflow) {
+        if (tf.location.empty()) continue;
+        for (const std::string& dir : {tf.location, path_join(tf.location, "python")}) {
+          looked_dirs_.push_back(dir);
+          std::string canon = host_.canonical(dir).value_or(dir);
+          if (!scanned_.insert(canon).second) continue;
+          auto entries = host_.list_dir(dir);
+          if (!entries) continue;
+          std::vector<DirEntry> sorted = *entries;
+          std::sort(sorted.begin(), sorted.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
+          for (const auto& e : sorted) {
+            if (e.type == FileType::kDirectory || !is_tensorflow_object(e.name, win)) continue;
+            LibraryFile f;
+            f.path = path_join(dir, e.name);
+            f.name = e.name;
+            f.component = "tensorflow";
+            f.origin = "tensorflow";
+            f.version = tf.version;
+            f.version_source = tf.package + " package metadata";
+            if (e.type == FileType::kSymlink) {
+              if (auto l = host_.lstat(f.path)) f.symlink_target = l->link_target;
+            }
+            read_headers(f, loader::tensorflow_dso_loader_symbols());
+            s_.libraries.push_back(std::move(f));
+          }
+        }
+        loader::DlopenCaller caller = loader::tensorflow_dlopen_caller(s_, tf);
+        tf.dlopen_caller = caller.path;
+        tf.dlopen_caller_source = caller.reason;
+      }
+    }
+  }
+
+  static bool is_tensorflow_object(const std::string& name, bool win) {
+    std::string lower = to_lower(name);
+    if (win) return ends_with(lower, ".pyd") || ends_with(lower, ".dll");
+    return ends_with(name, ".so") || name.find(".so.") != std::string::npos;
+  }
+
   // --- conda ----------------------------------------------------------------------
 
   void scan_conda() {
@@ -535,6 +576,60 @@ class RuntimeScan {
     }
   }
 
+  // --- directory symlinks ---------------------------------------------------------------
+
+  // Every directory symlink on the paths the loader model will look at (the dirs scanned,
+  // the ld.so.cache entries' dirs, ld.so.conf and default dirs, site-packages), walked the
+  // way the kernel resolves a path (path_resolution(7)), each link at the path where the
+  // walk meets it: LoaderInfo::dir_links.
+  void record_dir_links() {
+    if (host_.platform() == Platform::kWindows) return;
+    std::vector<std::string> dirs = looked_dirs_;
+    for (const auto& e : s_.loader.ld_cache) dirs.push_back(path_dirname(e.path));
+    dirs.insert(dirs.end(), s_.loader.ld_so_conf_dirs.begin(), s_.loader.ld_so_conf_dirs.end());
+    dirs.insert(dirs.end(), s_.loader.default_dirs.begin(), s_.loader.default_dirs.end());
+    for (const auto& env : s_.pythons) dirs.insert(dirs.end(), env.site_packages.begin(), env.site_packages.end());
+    std::set<std::string> walked;
+    for (const auto& d : dirs)
+      if (!d.empty() && d[0] == '/' && walked.insert(d).second) walk_links(d);
+  }
+
+  void walk_links(const std::string& path) {
+    std::vector<std::string> todo;
+    auto push = [&todo](std::string_view p) {
+      std::vector<std::string> parts = split(p, '/');
+      for (size_t i = parts.size(); i-- > 0;) todo.push_back(parts[i]);
+    };
+    push(path);
+    std::vector<std::string> done;
+    for (int links = 0; !todo.empty();) {
+      std::string c = std::move(todo.back());
+      todo.pop_back();
+      if (c.empty() || c == ".") continue;
+      if (c == "..") {
+        if (!done.empty()) done.pop_back();
+        continue;
+      }
+      done.push_back(std::move(c));
+      std::string prefix = "/" + join(done, "/");
+      auto memo = link_memo_.find(prefix);
+      if (memo == link_memo_.end()) {
+        std::string target;
+        if (auto l = host_.lstat(prefix); l && l->type == FileType::kSymlink && !l->link_target.empty()) {
+          auto st = host_.stat(prefix);
+          if (st && st->type == FileType::kDirectory) target = l->link_target;
+        }
+        memo = link_memo_.emplace(prefix, target).first;
+        if (!target.empty()) s_.loader.dir_links[prefix] = target;
+      }
+      if (memo->second.empty()) continue;
+      if (++links > 40) return;  // ELOOP
+      done.pop_back();
+      if (memo->second[0] == '/') done.clear();
+      push(memo->second);
+    }
+  }
+
   // The root of a CUDA / cuDNN install already found that `path` resolves into.
   const std::string* owning_root(const std::string& path) const {
     auto real = host_.canonical(path);
@@ -607,6 +702,8 @@ class RuntimeScan {
   const ProbeOptions& options_;
   Snapshot& s_;
   std::set<std::string> scanned_;
+  std::vector<std::string> looked_dirs_;                // every dir scan_dir was given, as given
+  std::map<std::string, std::string> link_memo_;        // path -> dir symlink target ("" = not one)
 };
 
 }  // namespace

@@ -128,12 +128,12 @@ std::vector<python::Candidate> windows_python_candidates(const Host& host) {
 }
 
 int pe_bits(const Host& host, const std::string& exe) {
-  // The PE header sits in the first few KiB; python.exe is small, but cap the read anyway.
-  auto st = host.stat(exe);
-  if (!st || st->size > (64u << 20)) return 0;
-  auto bytes = host.read_file(exe, st->size + 1);
-  if (!bytes || !binfmt::looks_like_pe(*bytes)) return 0;
-  auto info = binfmt::read_pe_info(*bytes, exe);
+  // The PE headers by ranges (the first few KiB and the directories they point at).
+  auto file = host.open_ranges(exe);
+  if (!file) return 0;
+  RangeReader& r = **file;
+  auto info = binfmt::parse_pe_ranges(
+      r.size(), [&r](uint64_t offset, uint64_t length) { return r.read(offset, length); }, exe);
   return info ? info->bits : 0;
 }
 

@@ -136,13 +136,14 @@ void add_prefix_sites(const Host& host, std::vector<std::string>& sites, const s
 }
 
 int elf_bits(const Host& host, const std::string& exe) {
+  // Headers by ranges: an interpreter binary is tens of MiB (pyenv builds are not
+  // stripped); its class is in the first bytes.
   auto real = host.canonical(exe).value_or(exe);
-  auto info = host.stat(real);
-  if (!info || info->size > (64u << 20)) return 0;
-  auto bytes = host.read_file(real, 64u << 20);
-  if (!bytes) return 0;
-  if (!binfmt::looks_like_elf(*bytes)) return 0;
-  auto elf = binfmt::parse_elf(*bytes, real);
+  auto file = host.open_ranges(real);
+  if (!file) return 0;
+  RangeReader& r = **file;
+  auto elf = binfmt::parse_elf_ranges(
+      r.size(), [&r](uint64_t offset, uint64_t length) { return r.read(offset, length); }, real);
   return elf ? elf->bits : 0;
 }
 

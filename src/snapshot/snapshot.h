@@ -90,6 +90,9 @@ struct ElfInfo {
   std::vector<std::string> needed;
   std::vector<std::string> rpath;    // DT_RPATH entries, unexpanded
   std::vector<std::string> runpath;  // DT_RUNPATH entries, unexpanded
+  // Dynamic symbols the probe looked up (DT_GNU_HASH), mangled name -> defined in this
+  // file. Only TensorFlow's own objects are asked (its DSO loader); absent = not looked up.
+  std::map<std::string, bool> symbols;
 };
 
 struct PeInfo {
@@ -116,6 +119,11 @@ struct LibraryFile {
   std::string origin;         // which install it belongs to: "cuda:/usr/local/cuda-13.0", "pip:nvidia-cudnn-cu12",
                               // "conda:/opt/conda/envs/tf", "system", "wsl", "tensorflow"
   std::string error;          // why it could not be parsed ("truncated ELF header at offset 52")
+  // What is known of the headers: "read" (parsed), "invalid" (read, and not a loadable
+  // ELF/PE: the loader fails on it), "unreadable" (open() refused: the loader passes it
+  // over), "unknown" (not read, or the read failed: cannot tell). "" in snapshots older
+  // than this field: derived from format / error as before.
+  std::string headers;
 };
 
 // A CUDA toolkit or runtime distribution (system toolkit, pip wheels, conda packages).
@@ -156,6 +164,10 @@ struct LoaderInfo {
   std::string windows_dir;                    // "C:\\Windows"
   std::vector<std::string> known_dlls;
   bool safe_dll_search_mode = true;
+  // Directory symlinks on the paths the probe looked at: link path -> its target as
+  // readlink gives it ("/usr/local/cuda" -> "/usr/local/cuda-13.0", "/usr/local/cuda-13.0/lib64"
+  // -> "lib"), so the loader model names a file the way the filesystem does.
+  std::map<std::string, std::string> dir_links;
 };
 
 struct PythonPackage {
@@ -173,6 +185,10 @@ struct TensorflowInstall {
   // lists joined with ',' ("sm_35,sm_50,compute_80"), booleans "True"/"False".
   std::map<std::string, std::string> build_info;
   ProbeState build_info_state;
+  // The object of TF's own whose dlopen opens the CUDA libraries (the one whose DSO
+  // loader wins symbol lookup; its RUNPATH counts), and why; "" when not known.
+  std::string dlopen_caller;
+  std::string dlopen_caller_source;
 };
 
 struct PythonEnv {

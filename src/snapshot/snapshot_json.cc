@@ -19,19 +19,20 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuInfo, index, name, pci_id, pc
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoadAttempt, library, tried, errors, opened, init_result)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(DriverInfo, state, version, cuda_version, kernel_module_version,
                                                 device_count, attempts)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ElfInfo, bits, machine, soname, needed, rpath, runpath)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ElfInfo, bits, machine, soname, needed, rpath, runpath, symbols)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PeInfo, bits, machine, imports, file_version, product_version)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LibraryFile, path, name, component, version, version_source, format,
-                                                elf, pe, symlink_target, origin, error)
+                                                elf, pe, symlink_target, origin, error, headers)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudaInstall, root, version, version_source, kind, package, lib_dirs)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CudnnInstall, root, version, version_source, kind, package, cuda_major,
                                                 lib_dirs)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LdCacheEntry, name, path, arch)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoaderInfo, ld_so_conf_dirs, ld_cache, ld_cache_state, default_dirs,
-                                                system_dir, windows_dir, known_dlls, safe_dll_search_mode)
+                                                system_dir, windows_dir, known_dlls, safe_dll_search_mode,
+                                                dir_links)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonPackage, name, version, location, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TensorflowInstall, package, version, location, build_info,
-                                                build_info_state)
+                                                build_info_state, dlopen_caller, dlopen_caller_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, executable, prefix, version, bits, kind, name, active,
                                                 site_packages, packages, tensorflow, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SearchDirInfo, path, world_writable, source)

@@ -49,8 +49,9 @@ std::string read_binary_file(const std::string& path) {
 
 std::string build_shared_library(const ScratchDir& dir, const std::string& file_name,
                                  const std::vector<std::string>& flags, std::string* error,
-                                 const std::vector<std::string>& link_with) {
-  std::string src = dir.write(file_name + ".c", "int " + std::string("tfgpu_fixture_fn") + "(void) { return 42; }\n");
+                                 const std::vector<std::string>& link_with, const std::string& source) {
+  std::string src = dir.write(file_name + ".c",
+                              source.empty() ? "int " + std::string("tfgpu_fixture_fn") + "(void) { return 42; }\n" : source);
   std::string out = dir.file(file_name);
   ProcessSpec spec;
   spec.argv = {"gcc", "-shared", "-fPIC", "-o", out, src};

@@ -32,6 +32,8 @@ std::string read_binary_file(const std::string& path);
 // or "" with `error` set when gcc is missing or fails.
 std::string build_shared_library(const ScratchDir& dir, const std::string& file_name,
                                  const std::vector<std::string>& flags, std::string* error,
-                                 const std::vector<std::string>& link_with = {});
+                                 const std::vector<std::string>& link_with = {},
+                                 const std::string& source = "");
+// `source`: the C text to compile instead of the one-function default.
 
 }  // namespace tfgpu::test

@@ -55,13 +55,29 @@ std::string ElfBuilder::build() const {
   if (!rpath.empty()) dyn.push_back({15, add_str(rpath)});
   if (!runpath.empty()) dyn.push_back({29, add_str(runpath)});
 
+  std::vector<uint64_t> sym_names;
+  for (const auto& sym : symbols) sym_names.push_back(add_str(sym));
+
   phoff = with_ph ? ehsize : 0;
-  uint64_t interp_off = ehsize + phnum * phentsize;
+  hole_at = ehsize + phnum * phentsize;
+  uint64_t interp_off = hole_at + hole;
   dynstr_offset = interp_off + (interpreter.empty() ? 0 : interpreter.size() + 1);
-  dynamic_offset = (dynstr_offset + dynstr.size() + 7) & ~uint64_t{7};
+  // .gnu.hash: nbuckets 1, symoffset 1, bloom_size 1, bloom_shift 6, one Bloom word, one
+  // bucket, then a chain word per symbol (the last with bit 0 set); .dynsym after it.
+  const uint64_t symsize = is64 ? 24 : 16;
+  uint64_t hash_offset = (dynstr_offset + dynstr.size() + 7) & ~uint64_t{7};
+  uint64_t hash_size = symbols.empty() ? 0 : 16 + word + 4 + 4 * symbols.size();
+  uint64_t dynsym_offset = (hash_offset + hash_size + 7) & ~uint64_t{7};
+  uint64_t dynsym_size = symbols.empty() ? 0 : (symbols.size() + 1) * symsize;
+  dynamic_offset = symbols.empty() ? hash_offset : (dynsym_offset + dynsym_size + 7) & ~uint64_t{7};
   // DT_STRTAB and DT_STRSZ come after the string-bearing entries, then DT_NULL.
   dyn.push_back({5, kElfBuilderBase + dynstr_offset});
   dyn.push_back({10, dynstr.size()});
+  if (!symbols.empty()) {
+    dyn.push_back({0x6ffffef5, kElfBuilderBase + hash_offset});  // DT_GNU_HASH
+    dyn.push_back({6, kElfBuilderBase + dynsym_offset});         // DT_SYMTAB
+    dyn.push_back({11, symsize});                                // DT_SYMENT
+  }
   dyn.push_back({0, 0});
   uint64_t dynamic_size = dyn.size() * 2 * word;
   std::string shstrtab = std::string("\0.dynstr\0.dynamic\0.shstrtab\0", 28);
@@ -108,6 +124,32 @@ std::string ElfBuilder::build() const {
   }
   w.data() += dynstr;
   w.align(8);
+  if (!symbols.empty()) {
+    // glibc dl_new_hash: h = h * 33 + c from 5381.
+    std::vector<uint32_t> hashes;
+    for (const auto& sym : symbols) {
+      uint32_t h = 5381;
+      for (unsigned char c : sym) h = h * 33 + c;
+      hashes.push_back(h);
+    }
+    const uint32_t bits_per_word = static_cast<uint32_t>(word) * 8, shift = 6;
+    uint64_t bloom = 0;
+    for (uint32_t h : hashes) bloom |= (uint64_t{1} << (h % bits_per_word)) | (uint64_t{1} << ((h >> shift) % bits_per_word));
+    w.put(1, 4), w.put(1, 4), w.put(1, 4), w.put(shift, 4);
+    w.put(bloom, word);
+    w.put(1, 4);  // bucket 0 starts at symbol 1
+    for (size_t i = 0; i < hashes.size(); ++i) w.put(i + 1 == hashes.size() ? (hashes[i] | 1) : (hashes[i] & ~1u), 4);
+    w.align(8);
+    w.data() += std::string(symsize, '\0');  // symbol 0
+    for (uint64_t name : sym_names) {
+      if (is64) {
+        w.put(name, 4), w.put(0x12, 1), w.put(0, 1), w.put(1, 2), w.put(0, 8), w.put(0, 8);
+      } else {
+        w.put(name, 4), w.put(0, 4), w.put(0, 4), w.put(0x12, 1), w.put(0, 1), w.put(1, 2);
+      }
+    }
+    w.align(8);
+  }
   for (auto [tag, val] : dyn) w.put(static_cast<uint64_t>(tag), word), w.put(val, word);
   w.data() += shstrtab;
   w.align(8);
@@ -121,6 +163,10 @@ std::string ElfBuilder::build() const {
   shdr(9, 6, kElfBuilderBase + dynamic_offset, dynamic_offset, dynamic_size, 1);
   shdr(18, 3, 0, shstrtab_off, shstrtab.size(), 0);
   return std::move(w.data());
+}
+
+std::string with_hole(const std::string& built, const ElfBuilder& b) {
+  return built.substr(0, b.hole_at) + std::string(b.hole, '\0') + built.substr(b.hole_at);
 }
 
 }  // namespace tfgpu::test

@@ -3,7 +3,8 @@
 // cannot produce (big endian, 32-bit, other machines, a dynamic section reachable only via
 // section headers) or that must be corrupted at a known place. Recipe: an ELF header, two
 // program headers (PT_LOAD over the whole file at vaddr kElfBuilderBase + offset, and
-// PT_DYNAMIC), .dynstr, .dynamic, then section headers for .dynstr/.dynamic/.shstrtab.
+// PT_DYNAMIC), .dynstr, [.gnu.hash, .dynsym,] .dynamic, then section headers for
+// .dynstr/.dynamic/.shstrtab.
 
 #include <cstdint>
 #include <string>
@@ -27,6 +28,14 @@ struct ElfBuilder {
   std::vector<std::string> needed;
   std::string rpath;    // DT_RPATH value when not empty
   std::string runpath;  // DT_RUNPATH value when not empty
+  // Defined dynamic symbols: written to .dynsym with a one-bucket DT_GNU_HASH table (as
+  // ld --hash-style=gnu lays it out), after .dynstr.
+  std::vector<std::string> symbols;
+  // Zero bytes between the program headers and the rest (a multiple of 8), left out of
+  // build()'s output: every later offset counts them, so the file they describe is
+  // hole bytes longer, with its dynamic section far from the start (as in NVIDIA's
+  // libraries). hole_at() is where they belong; with_hole() puts them in.
+  uint64_t hole = 0;
 
   std::string build() const;
 
@@ -34,6 +43,10 @@ struct ElfBuilder {
   mutable uint64_t dynamic_offset = 0;
   mutable uint64_t dynstr_offset = 0;
   mutable uint64_t phoff = 0;
+  mutable uint64_t hole_at = 0;
 };
+
+// build()'s output with the builder's hole of zeros put back in (a real file's bytes).
+std::string with_hole(const std::string& built, const ElfBuilder& b);
 
 }  // namespace tfgpu::test
