@@ -41,6 +41,9 @@ SYSTEM_CUDA = "/usr/local/cuda/lib64"
 # "verdict", TF's words (a substring of what TF logged), why doctor may answer otherwise.)
 # Keep it short and true: an entry here is a claim that doctor cannot or need not match TF.
 EXPLAINED = [
+    ("tf2161-cuda/*", "libnvinfer*.so.8.6.1", "Could not load dynamic library 'libnvinfer",
+     "TensorRT is optional: TF logs 'TF-TRT Warning: Could not find TensorRT' and still registers the GPU "
+     "(layout tf2161-cuda/nvidia-dirs-on-ld-library-path); doctor lists the libraries that decide GPU use"),
 ]
 
 
@@ -72,14 +75,17 @@ def base_layouts():
                ld_path=lambda v: [os.path.join(site_packages(v), "nvidia", "cusolver", "lib")]),
         Layout("tf221-plain/mock-driver", "tf221-plain"),
         Layout("tf2161-cuda/as-installed", "tf2161-cuda"),
+        # The workaround users were given for 2.16.1 (tensorflow issue 63362): nvidia/*/lib on the path.
+        Layout("tf2161-cuda/nvidia-dirs-on-ld-library-path", "tf2161-cuda", ld_path=lambda v: nvidia_lib_dirs(v)),
         Layout("tf212-cu11/docs-ld-library-path", "tf212-cu11", ld_path=cu11_path),
         Layout("tf212-cu11/no-ld-library-path", "tf212-cu11"),
     ]
 
 
 # Which library files are hidden in turn, per base layout: every one for TF 2.21 [and-cuda];
-# cuDNN alone for the others (the tier's wall time grows by one TF start per layout).
-HIDE_BASES = {"tf221-cuda/as-installed": "lib*", "tf2161-cuda/as-installed": "libcudnn.so*",
+# one for the others (the tier's wall time grows by one TF start per layout): cuDNN for
+# TF 2.12, cudart for TF 2.16.1 (the only wheel library its RUNPATHs reach, see README).
+HIDE_BASES = {"tf221-cuda/as-installed": "lib*", "tf2161-cuda/as-installed": "libcudart.so*",
               "tf212-cu11/docs-ld-library-path": "libcudnn.so*"}
 
 
@@ -221,7 +227,7 @@ def compare(layout, doc, tf):
 def explained(layout_name, row):
     f, _, tf_answer, _ = row
     for pat, lib, words, why in EXPLAINED:
-        if fnmatch.fnmatch(layout_name, pat) and lib == f and words in tf_answer:
+        if fnmatch.fnmatch(layout_name, pat) and fnmatch.fnmatch(f, lib) and words in tf_answer:
             return why
     return None
 
