@@ -18,9 +18,7 @@ namespace {
 using testing::load_scenario;
 using testing::test_kb;
 
-bool contains(std::string_view haystack, std::string_view needle) {
-  return haystack.find(needle) != std::string_view::npos;
-}
+bool contains(std::string_view haystack, std::string_view needle) { return haystack.find(needle) != std::string_view::npos; }
 
 const Finding* find_id(const DoctorReport& r, std::string_view id) {
   for (const auto& f : r.findings)
@@ -140,14 +138,12 @@ TEST(RulesLoaderTrail, TextShowsAShortTrailAndMarkdownRedactsItsHomePaths) {
   Snapshot s = load_scenario("win_old_cudart_first_on_path");
   DoctorReport r = diagnose(s, test_kb());
   std::string text = render_doctor_text(r, Color::kOff);
-  EXPECT_TRUE(contains(
-      text, "PATH #1: C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.0\\bin\\cudart64_110.dll, chosen"))
+  EXPECT_TRUE(contains(text, "PATH #1: C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.0\\bin\\cudart64_110.dll, chosen"))
       << text;
   EXPECT_TRUE(contains(text, "1. application dir: C:\\Users\\alice\\")) << text;
   EXPECT_TRUE(contains(text, " more")) << text;
   std::string md = render_doctor_markdown(r);
-  EXPECT_TRUE(contains(
-      md, "PATH #1: C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.0\\bin\\cudart64_110.dll, chosen"))
+  EXPECT_TRUE(contains(md, "PATH #1: C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.0\\bin\\cudart64_110.dll, chosen"))
       << md;
   EXPECT_FALSE(contains(md, "alice")) << md;
   EXPECT_TRUE(contains(md, "application dir: C:\\Users\\<user>\\")) << md;

@@ -40,9 +40,8 @@ std::vector<const Finding*> blockers_for(const std::vector<Finding>& findings, c
   std::vector<const Finding*> out;
   for (const auto& f : findings)
     if (f.severity == Severity::kBlocker && (f.env.empty() || f.env == env)) out.push_back(&f);
-  std::stable_sort(out.begin(), out.end(), [](const Finding* a, const Finding* b) {
-    return fundamental_rank(a->id) < fundamental_rank(b->id);
-  });
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Finding* a, const Finding* b) { return fundamental_rank(a->id) < fundamental_rank(b->id); });
   return out;
 }
 
@@ -50,24 +49,19 @@ std::vector<const Finding*> blockers_for(const std::vector<Finding>& findings, c
 // hidden by CUDA_VISIBLE_DEVICES, minus those below the build's compute capability.
 std::optional<int> usable_gpus(const Snapshot& s, const kb::KnowledgeBase& kb, const TfEnv& e) {
   int total = -1;
-  if (s.driver.state.status == ProbeStatus::kOk && s.driver.device_count >= 0)
-    total = s.driver.device_count;
-  else if (!s.gpus.empty())
-    total = static_cast<int>(s.gpus.size());
+  if (s.driver.state.status == ProbeStatus::kOk && s.driver.device_count >= 0) total = s.driver.device_count;
+  else if (!s.gpus.empty()) total = static_cast<int>(s.gpus.size());
   if (total < 0) return std::nullopt;
   int ignored = 0;
   if (e.release)
     for (const auto& g : s.gpus)
-      if (auto cc = gpu_cc(g, kb); cc && kb.tf_cc_support(*e.release, *cc).support == kb::CcSupport::kIgnored)
-        ++ignored;
+      if (auto cc = gpu_cc(g, kb); cc && kb.tf_cc_support(*e.release, *cc).support == kb::CcSupport::kIgnored) ++ignored;
   int n = std::max(0, total - ignored);
   if (auto cvd = env_var(s, "CUDA_VISIBLE_DEVICES")) {
     int listed = 0;
     for (const auto& item : split(*cvd, ',')) {
       std::string t(trim(item));
-      if (t.empty() || (t.find_first_not_of("0123456789") != std::string::npos && !starts_with(t, "GPU-") &&
-                        !starts_with(t, "MIG-")))
-        break;
+      if (t.empty() || (t.find_first_not_of("0123456789") != std::string::npos && !starts_with(t, "GPU-") && !starts_with(t, "MIG-"))) break;
       ++listed;
     }
     n = std::min(n, listed);
@@ -95,8 +89,8 @@ std::string lower_first(std::string s) {
   return s;
 }
 
-// The loader model's answer for each library TF opens in `e` (kFailed -- the loader stopped
-// with an error -- is a failed dlopen for TF, so it reads "not_found" like a missing file).
+// The loader model's answer for each library TF opens in `e`. kFailed (the loader stopped
+// with an error) is a failed dlopen for TF, so it reads "not_found" like a missing file.
 std::vector<VerdictLibrary> verdict_libraries(const Snapshot& s, const kb::KnowledgeBase& kb, const TfEnv& e) {
   std::vector<VerdictLibrary> out;
   auto loads = loads_for(s, kb, e);
@@ -131,8 +125,7 @@ std::vector<VerdictLibrary> verdict_libraries(const Snapshot& s, const kb::Knowl
 
 }  // namespace
 
-std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& kb,
-                                    const std::vector<Finding>& findings) {
+std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& kb, const std::vector<Finding>& findings) {
   std::vector<Verdict> out;
   auto envs = tf_envs(s, kb);
   if (envs.empty()) {
@@ -141,9 +134,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
       v.kind = VerdictKind::kCannotTell;
       v.because.push_back("the Python environments were not probed");
       v.run.push_back("tfgpu doctor (on the machine itself, to probe Python too)");
-      v.sentence =
-          "Cannot tell whether TensorFlow will use the GPU, because the Python environments were not probed; run "
-          "`tfgpu doctor` on that machine.";
+      v.sentence = "Cannot tell whether TensorFlow will use the GPU, because the Python environments were not probed; run `tfgpu doctor` on that machine.";
       out.push_back(v);
       return out;
     }
@@ -159,8 +150,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
     v.sentence = "No Python environment here has TensorFlow installed";
     v.sentence += v.run.empty() ? "; run `tfgpu plan`." : "; " + lower_first(v.run.front()) + ".";
     if (!v.because.empty())
-      v.sentence +=
-          fmt::format(" Even then TensorFlow would not use a GPU here, because: {}.", join_because(v.because));
+      v.sentence += fmt::format(" Even then TensorFlow would not use a GPU here, because: {}.", join_because(v.because));
     out.push_back(v);
     return out;
   }
@@ -175,8 +165,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
     if (!blockers.empty()) {
       v.kind = VerdictKind::kWillNotUseGpu;
       for (const Finding* b : blockers) {
-        if (std::find(v.blocker_ids.begin(), v.blocker_ids.end(), b->id) == v.blocker_ids.end())
-          v.blocker_ids.push_back(b->id);
+        if (std::find(v.blocker_ids.begin(), v.blocker_ids.end(), b->id) == v.blocker_ids.end()) v.blocker_ids.push_back(b->id);
         v.because.push_back(b->title);
       }
       v.sentence = fmt::format("{} will not use the GPU, because {}.", who, join_because(v.because));
@@ -186,20 +175,16 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
     // No blocker: is that because all was checked, or because facts are missing?
     auto wp = wheel_platform(s);
     if (!wp) v.because.push_back("the operating system is unknown");
-    if (!e.release)
-      v.because.push_back(fmt::format("TensorFlow {} is not in the knowledge base", e.tf->version));
-    else if (wp && !tf_gpu_build(e, s, kb))
-      v.because.push_back(fmt::format("whether {} {} is a CUDA build here is not known", e.tf->package, e.tf->version));
+    if (!e.release) v.because.push_back(fmt::format("TensorFlow {} is not in the knowledge base", e.tf->version));
+    else if (wp && !tf_gpu_build(e, s, kb)) v.because.push_back(fmt::format("whether {} {} is a CUDA build here is not known", e.tf->package, e.tf->version));
     if (s.driver.state.status != ProbeStatus::kOk) {
-      v.because.push_back(s.driver.state.status == ProbeStatus::kNotProbed
-                              ? "the driver was not probed"
-                              : "the driver did not answer (" + s.driver.state.reason + ")");
+      v.because.push_back(s.driver.state.status == ProbeStatus::kNotProbed ? "the driver was not probed"
+                                                                            : "the driver did not answer (" + s.driver.state.reason + ")");
       v.run.push_back(is_windows(s) ? "nvidia-smi" : "nvidia-smi (and `tfgpu doctor` on the machine itself)");
     }
     if (!runtime_looked(s) && wp != Platform::kMacos) {
       v.because.push_back("the CUDA/cuDNN libraries were not probed");
-      v.run.push_back(
-          "tfgpu doctor on the machine itself (or `tfgpu probe --json` there and `tfgpu doctor --snapshot FILE` here)");
+      v.run.push_back("tfgpu doctor on the machine itself (or `tfgpu probe --json` there and `tfgpu doctor --snapshot FILE` here)");
     }
     auto n = usable_gpus(s, kb, e);
     if (!n) v.because.push_back("the number of GPUs is not known");
@@ -207,8 +192,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
       v.kind = VerdictKind::kCannotTell;
       v.run.push_back(fmt::format("{} -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"",
                                   e.py->executable.empty() ? "python" : e.py->executable));
-      v.sentence = fmt::format("Cannot tell whether {} will use the GPU, because {}; run: {}.", who,
-                               join_because(v.because), join(v.run, "; "));
+      v.sentence = fmt::format("Cannot tell whether {} will use the GPU, because {}; run: {}.", who, join_because(v.because), join(v.run, "; "));
       out.push_back(v);
       continue;
     }

@@ -24,25 +24,25 @@ struct VerdictLibrary {
   bool must_load = false;  // TF registers no GPU unless every must_load library loads
   std::string outcome;     // "found" | "not_found" | "unknown"
   std::string path;        // the chosen file as the loader spells it; "" unless found
-  std::string why;         // found: where it was found ("DT_RUNPATH of ..."); else the loader's error
+  std::string why;         // found: the place that supplied it ("DT_RUNPATH of ..."); else the loader's error
 };
 
 struct Verdict {
   VerdictKind kind = VerdictKind::kCannotTell;
-  std::string env;                        // environment label; "" for kNoTensorflow
-  std::string tf_package;                 // "tensorflow"
-  std::string tf_version;                 // "2.12.0"
-  int gpu_count = 0;                      // kWillUseGpu: how many GPUs TF will list
-  std::vector<std::string> blocker_ids;   // most fundamental first
-  std::vector<std::string> because;       // the blockers' titles, or what is unknown
-  std::vector<std::string> run;           // kCannotTell / kNoTensorflow: what to run next
-  std::string sentence;                   // the whole verdict as one sentence
-  std::vector<VerdictLibrary> libraries;  // TF's libraries in TF's order; empty when the model could not run
+  std::string env;                       // environment label; "" for kNoTensorflow
+  std::string tf_package;                // "tensorflow"
+  std::string tf_version;                // "2.12.0"
+  int gpu_count = 0;                     // kWillUseGpu: how many GPUs TF will list
+  std::vector<std::string> blocker_ids;  // most fundamental first
+  std::vector<std::string> because;      // the blockers' titles, or what is unknown
+  std::vector<std::string> run;          // kCannotTell / kNoTensorflow: what to run next
+  std::string sentence;                  // the whole verdict as one sentence
+  // TF's libraries in TF's order; empty when the loader model could not run for this env.
+  std::vector<VerdictLibrary> libraries;
 };
 
 // `findings` as returned by run_rules.
-std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& kb,
-                                    const std::vector<Finding>& findings);
+std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& kb, const std::vector<Finding>& findings);
 
 // 0 when no finding is a blocker, 1 otherwise (util/error.h ExitCode).
 int doctor_exit_code(const std::vector<Finding>& findings);
