@@ -267,6 +267,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     BUILD = os.path.abspath(args.build)
+    args.mock = os.path.abspath(args.mock)
+    args.tfgpu = os.path.abspath(args.tfgpu)
     t_start = time.time()
     base = [l for l in base_layouts()]
     needed = sorted({l.venv for l in base if args.layout in l.name or l.venv in args.layout})
