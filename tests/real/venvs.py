@@ -85,6 +85,12 @@ def ensure(build, name, log):
         if not os.path.exists(os.path.join(d, "bin", "python")):
             # An interrupted install is resumed (pip skips what is there); a new venv otherwise.
             subprocess.check_call([python, "-m", "venv", d])
+        # Can pip reach the index at all? (A refused connection surfaces only as "no versions".)
+        probe = subprocess.run([os.path.join(d, "bin", "python"), "-m", "pip", "index", "versions", "tensorflow"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        if probe.returncode != 0:
+            last = (probe.stdout.strip().splitlines() or ["no output"])[-1]
+            return SKIP, "pip could not reach the package index (pip index versions tensorflow: %s)" % last
         cmd = [os.path.join(d, "bin", "python"), "-m", "pip", "install", "--progress-bar", "off",
                "--only-binary", ":all:"] + spec["requirements"]
         cons = os.path.join(HERE, "constraints", name + ".txt")
