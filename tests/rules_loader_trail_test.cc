@@ -191,3 +191,47 @@ TEST(RulesLoaderTrail, AnUnactivatedCondaEnvRunsWithCondaActivationDirsFirstOnPa
 
 }  // namespace
 }  // namespace tfgpu
+
+namespace tfgpu {
+namespace {
+
+const VerdictLibrary* library_named(const Verdict& v, std::string_view file) {
+  for (const auto& l : v.libraries)
+    if (l.file == file) return &l;
+  return nullptr;
+}
+
+TEST(RulesLoaderTrail, VerdictListsEachLibraryTfOpensWithTheChosenFileAndThePlaceThatSuppliedIt) {
+  DoctorReport r = diagnose(cuda11_on_ld_library_path(), test_kb());
+  ASSERT_EQ(r.verdicts.size(), 1u);
+  const Verdict& v = r.verdicts.front();
+  const VerdictLibrary* cudnn = library_named(v, "libcudnn.so.8");
+  ASSERT_NE(cudnn, nullptr);
+  EXPECT_EQ(cudnn->component, "cudnn");
+  EXPECT_TRUE(cudnn->must_load);
+  EXPECT_EQ(cudnn->outcome, "found");
+  EXPECT_EQ(cudnn->path, "/usr/local/cuda-11.8/lib64/libcudnn.so.8");  // LD_LIBRARY_PATH beats TF's RUNPATH
+  EXPECT_EQ(cudnn->why, "LD_LIBRARY_PATH #1");
+  const VerdictLibrary* cudart = library_named(v, "libcudart.so.12");
+  ASSERT_NE(cudart, nullptr);
+  EXPECT_EQ(cudart->outcome, "found");
+  EXPECT_TRUE(contains(cudart->path, "nvidia/cuda_runtime/lib/libcudart.so.12")) << cudart->path;
+  EXPECT_TRUE(starts_with(cudart->why, "DT_RUNPATH of ")) << cudart->why;
+}
+
+TEST(RulesLoaderTrail, VerdictLibraryMissingFromEveryPlaceIsNotFoundWithTheLoadersWords) {
+  Snapshot s = load_scenario("linux_pip_and_cuda_good");
+  std::erase_if(s.libraries, [](const LibraryFile& f) { return f.name == "libcufft.so.11"; });
+  auto j = doctor_to_json(diagnose(s, test_kb()));
+  const auto& libraries = j["verdicts"][0]["libraries"];
+  auto it =
+      std::find_if(libraries.begin(), libraries.end(), [](const auto& l) { return l["file"] == "libcufft.so.11"; });
+  ASSERT_NE(it, libraries.end()) << libraries.dump(1);
+  EXPECT_EQ((*it)["outcome"], "not_found");
+  EXPECT_EQ((*it)["path"], "");
+  EXPECT_TRUE(contains((*it)["why"].get<std::string>(), "libcufft.so.11: cannot open shared object file"))
+      << (*it)["why"];
+}
+
+}  // namespace
+}  // namespace tfgpu

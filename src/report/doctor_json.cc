@@ -42,7 +42,15 @@ nlohmann::json doctor_to_json(const DoctorReport& r) {
   }
   j["findings"] = findings;
   json verdicts = json::array();
-  for (const auto& v : r.verdicts)
+  for (const auto& v : r.verdicts) {
+    json libraries = json::array();
+    for (const auto& l : v.libraries)
+      libraries.push_back({{"component", l.component},
+                           {"file", l.file},
+                           {"must_load", l.must_load},
+                           {"outcome", l.outcome},
+                           {"path", l.path},
+                           {"why", l.why}});
     verdicts.push_back({{"kind", to_string(v.kind)},
                         {"env", v.env},
                         {"tf_package", v.tf_package},
@@ -51,7 +59,9 @@ nlohmann::json doctor_to_json(const DoctorReport& r) {
                         {"blocker_ids", v.blocker_ids},
                         {"because", v.because},
                         {"run", v.run},
-                        {"sentence", v.sentence}});
+                        {"sentence", v.sentence},
+                        {"libraries", libraries}});
+  }
   j["verdicts"] = verdicts;
   j["exit_code"] = r.exit_code;
   return j;

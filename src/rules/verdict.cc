@@ -6,6 +6,7 @@
 
 #include "rules/rule_support.h"
 #include "rules/rules.h"
+#include "rules/runtime_loads.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -88,6 +89,40 @@ std::string lower_first(std::string s) {
   return s;
 }
 
+// The loader model's answer for each library TF opens in `e`. kFailed (the loader stopped
+// with an error) is a failed dlopen for TF, so it reads "not_found" like a missing file.
+std::vector<VerdictLibrary> verdict_libraries(const Snapshot& s, const kb::KnowledgeBase& kb, const TfEnv& e) {
+  std::vector<VerdictLibrary> out;
+  auto loads = loads_for(s, kb, e);
+  for (const auto& l : loads->report.loads) {
+    VerdictLibrary v;
+    v.component = l.wanted.component;
+    v.file = l.wanted.file;
+    v.must_load = l.wanted.must_load;
+    switch (l.result.outcome) {
+      case loader::Outcome::kFound:
+        v.outcome = "found";
+        break;
+      case loader::Outcome::kUnknown:
+        v.outcome = "unknown";
+        break;
+      case loader::Outcome::kNotFound:
+      case loader::Outcome::kFailed:
+        v.outcome = "not_found";
+        break;
+    }
+    if (l.result.outcome == loader::Outcome::kFound) {
+      v.path = l.result.root.path;
+      auto steps = trail_steps(s, l.result.root);
+      v.why = steps.empty() ? "already loaded" : step_place(steps.back());
+    } else {
+      v.why = !l.result.error.empty() ? l.result.error : l.result.root.error;
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& kb, const std::vector<Finding>& findings) {
@@ -124,6 +159,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
     v.env = e.label;
     v.tf_package = e.tf->package;
     v.tf_version = e.tf->version;
+    v.libraries = verdict_libraries(s, kb, e);
     std::string who = fmt::format("TensorFlow {} in {}", e.tf->version, e.label);
     auto blockers = blockers_for(findings, e.label);
     if (!blockers.empty()) {

@@ -16,6 +16,17 @@ namespace tfgpu {
 enum class VerdictKind { kWillUseGpu, kWillNotUseGpu, kCannotTell, kNoTensorflow };
 const char* to_string(VerdictKind k);  // "will_use_gpu", "will_not_use_gpu", "cannot_tell", "no_tensorflow"
 
+// One library TF opens at run time in this environment, as the loader model predicts its
+// dlopen / LoadLibrary (the same simulation the runtime rules read; docs/doctor-json.md).
+struct VerdictLibrary {
+  std::string component;   // "cudart", "cudnn", "driver", ...
+  std::string file;        // the exact name TF opens: "libcudart.so.12"
+  bool must_load = false;  // TF registers no GPU unless every must_load library loads
+  std::string outcome;     // "found" | "not_found" | "unknown"
+  std::string path;        // the chosen file as the loader spells it; "" unless found
+  std::string why;         // found: the place that supplied it ("DT_RUNPATH of ..."); else the loader's error
+};
+
 struct Verdict {
   VerdictKind kind = VerdictKind::kCannotTell;
   std::string env;                       // environment label; "" for kNoTensorflow
@@ -26,6 +37,8 @@ struct Verdict {
   std::vector<std::string> because;      // the blockers' titles, or what is unknown
   std::vector<std::string> run;          // kCannotTell / kNoTensorflow: what to run next
   std::string sentence;                  // the whole verdict as one sentence
+  // TF's libraries in TF's order; empty when the loader model could not run for this env.
+  std::vector<VerdictLibrary> libraries;
 };
 
 // `findings` as returned by run_rules.

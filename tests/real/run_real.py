@@ -1,0 +1,332 @@
+#!/usr/bin/env python3
+"""The `real` test tier: doctor's prediction against real TensorFlow, library by library.
+
+For each layout (a real TF venv from PyPI, a driver or none, an LD_LIBRARY_PATH, maybe one
+CUDA library hidden in a hard-linked copy of the venv) it
+  1. runs `tfgpu doctor --json` in the environment `activate` would give (VIRTUAL_ENV, PATH,
+     the same LD_LIBRARY_PATH; the mock driver is found by name through LD_LIBRARY_PATH as
+     TF finds it) and reads verdicts[].libraries for that venv;
+  2. runs real TensorFlow there (oracle.py; TF_CPP_MIN_LOG_LEVEL=0,
+     TF_CPP_VMODULE=dso_loader=1) and reads from TF's own log which libraries it opened and
+     which it could not (with TF's words), and from the loader inside the process the file
+     each loaded name maps to;
+  3. compares them library by library and the verdict (GPU registered or not).
+It prints `real-TF agreement: N/M layouts, K/L libraries` and every disagreement, and fails
+on a disagreement that is not in EXPLAINED below.
+
+Usage: run_real.py --build BUILD --tfgpu TFGPU --mock MOCKDIR [--layout SUBSTR] [--jobs N]
+MOCKDIR holds full/{libcuda.so.1,libnvidia-ml.so.1} and cuda_only/libcuda.so.1 (CMake builds them).
+Exit: 0 agreement (or only explained disagreements), 1 disagreement, 77 skipped (reason printed).
+"""
+import argparse
+import concurrent.futures
+import fnmatch
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import venvs  # noqa: E402
+
+SKIP = 77
+SYSTEM_CUDA = "/usr/local/cuda/lib64"
+
+# Disagreements that stay, each explained with TF's own words. (layout glob, library file or
+# "verdict", TF's words (a substring of what TF logged), why doctor may answer otherwise.)
+# Keep it short and true: an entry here is a claim that doctor cannot or need not match TF.
+EXPLAINED = [
+    ("*", "libnvinfer*", "Could not load dynamic library 'libnvinfer",
+     "TensorRT is optional: TF 2.12 / 2.16.1 log 'TF-TRT Warning: Could not find TensorRT' and still register "
+     "the GPU (layouts tf2161-cuda/nvidia-dirs-on-ld-library-path, tf212-cu11/docs-ld-library-path); "
+     "doctor lists the libraries that decide GPU use"),
+]
+
+
+def site_packages(venv):
+    sp = glob.glob(os.path.join(venv, "lib", "python3.*", "site-packages"))
+    return sp[0] if sp else os.path.join(venv, "lib", "site-packages")
+
+
+def nvidia_lib_dirs(venv):
+    return sorted(glob.glob(os.path.join(site_packages(venv), "nvidia", "*", "lib")))
+
+
+class Layout:
+    def __init__(self, name, venv, driver="full", ld_path=None, hide=None, note=""):
+        self.name, self.venv, self.driver = name, venv, driver
+        self.ld_path = ld_path or (lambda venv_dir: [])  # entries before the mock driver's dir
+        self.hide = hide  # path relative to the venv, removed in a hard-linked copy
+        self.note = note
+
+
+def base_layouts():
+    cu11_path = lambda v: nvidia_lib_dirs(v)  # noqa: E731  the TF 2.12 docs' LD_LIBRARY_PATH
+    return [
+        Layout("tf221-cuda/as-installed", "tf221-cuda"),
+        Layout("tf221-cuda/no-driver", "tf221-cuda", driver="none"),
+        Layout("tf221-cuda/no-nvml", "tf221-cuda", driver="cuda_only"),
+        Layout("tf221-cuda/system-cuda13-first", "tf221-cuda", ld_path=lambda v: [SYSTEM_CUDA]),
+        Layout("tf221-cuda/cusolver-dir-added", "tf221-cuda",
+               ld_path=lambda v: [os.path.join(site_packages(v), "nvidia", "cusolver", "lib")]),
+        Layout("tf221-plain/mock-driver", "tf221-plain"),
+        Layout("tf2161-cuda/as-installed", "tf2161-cuda"),
+        # The workaround users were given for 2.16.1 (tensorflow issue 63362): nvidia/*/lib on the path.
+        Layout("tf2161-cuda/nvidia-dirs-on-ld-library-path", "tf2161-cuda", ld_path=lambda v: nvidia_lib_dirs(v)),
+        Layout("tf212-cu11/docs-ld-library-path", "tf212-cu11", ld_path=cu11_path),
+        Layout("tf212-cu11/no-ld-library-path", "tf212-cu11"),
+    ]
+
+
+# Which library files are hidden in turn, per base layout: every one for TF 2.21 [and-cuda];
+# one for the others (the tier's wall time grows by one TF start per layout): cuDNN for
+# TF 2.12, cudart for TF 2.16.1 (the only wheel library its RUNPATHs reach, see README).
+HIDE_BASES = {"tf221-cuda/as-installed": "lib*", "tf2161-cuda/as-installed": "libcudart.so*",
+              "tf212-cu11/docs-ld-library-path": "libcudnn.so*"}
+
+
+def hide_layouts(base, tf_opened):
+    """One layout per CUDA library file TF opened from the venv in `base` (and nvJitLink,
+    which cuSOLVER and cuSPARSE need): the file removed in a hard-linked copy."""
+    out = []
+    wanted = set()
+    for d in nvidia_lib_dirs(venv_path(base.venv)):
+        for f in sorted(os.listdir(d)):
+            if not fnmatch.fnmatch(f, HIDE_BASES[base.name]):
+                continue
+            if f in tf_opened or f.startswith("libnvJitLink.so"):
+                wanted.add(os.path.relpath(os.path.join(d, f), venv_path(base.venv)))
+    for rel in sorted(wanted):
+        out.append(Layout("%s/hide-%s" % (base.venv, os.path.basename(rel)), base.venv, driver=base.driver,
+                          ld_path=base.ld_path, hide=rel))
+    return out
+
+
+BUILD = None
+
+
+def venv_path(name):
+    return venvs.venv_dir(BUILD, name)
+
+
+def prepare(layout):
+    """The venv dir this layout runs in: the original, or a hard-linked copy minus one file."""
+    src = venv_path(layout.venv)
+    if not layout.hide:
+        return src
+    dst = os.path.join(BUILD, "real", "layouts", layout.name.replace("/", "__"), layout.venv)
+    if os.path.exists(os.path.dirname(dst)):
+        shutil.rmtree(os.path.dirname(dst))
+    os.makedirs(os.path.dirname(dst))
+    subprocess.check_call(["cp", "-al", src, dst])
+    os.unlink(os.path.join(dst, layout.hide))  # removes the copy's link only; the original stays
+    return dst
+
+
+def environment(layout, venv, mock):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("TF_", "LD_", "CUDA_", "VIRTUAL_ENV", "CONDA"))}
+    env["VIRTUAL_ENV"] = venv
+    env["PATH"] = os.path.join(venv, "bin") + ":/usr/local/bin:/usr/bin:/bin"
+    env.pop("PYTHONHOME", None)
+    env.pop("PYENV_VERSION", None)
+    ld = list(layout.ld_path(venv))
+    if layout.driver != "none":
+        ld.append(os.path.join(mock, layout.driver))
+    if ld:
+        env["LD_LIBRARY_PATH"] = ":".join(ld)
+    return env
+
+
+def run_doctor(tfgpu, env, venv):
+    p = subprocess.run([tfgpu, "doctor", "--json"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=300)
+    try:
+        j = json.loads(p.stdout)
+    except ValueError:
+        return None, "doctor printed no JSON (exit %d): %s" % (p.returncode, p.stderr.strip()[-300:])
+    for v in j.get("verdicts", []):
+        if venv in v.get("env", ""):
+            return v, ""
+    return None, "no verdict for %s (verdicts: %s)" % (venv, [v.get("env") for v in j.get("verdicts", [])])
+
+
+OPENED = re.compile(r"dso_loader\.cc:\d+\] Successfully opened dynamic library (\S+)")
+FAILED = re.compile(r"dso_loader\.cc:\d+\] Could not load dynamic library '([^']+)'; dlerror: (.*?)(?:; LD_LIBRARY_PATH: .*)?$")
+
+
+def run_tf(env, venv, names, log_path):
+    env = dict(env)
+    env.update({"TF_CPP_MIN_LOG_LEVEL": "0", "TF_CPP_VMODULE": "dso_loader=1,cuda_dso_loader=1",
+                "TFGPU_MOCK_LOG": log_path + ".mock"})
+    if os.path.exists(log_path + ".mock"):
+        os.unlink(log_path + ".mock")
+    p = subprocess.run([os.path.join(venv, "bin", "python"), os.path.join(HERE, "oracle.py")] + names, env=env,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=900)
+    with open(log_path, "w") as f:
+        f.write(p.stderr)
+    res = {"opened": {}, "failed": {}, "skipped_gpu": "Cannot dlopen some GPU libraries" in p.stderr, "rc": p.returncode}
+    for line in p.stderr.splitlines():
+        m = OPENED.search(line)
+        if m:
+            res["opened"][m.group(1)] = line[line.index("Successfully"):]
+            res["failed"].pop(m.group(1), None)
+        m = FAILED.search(line)
+        if m:
+            res["failed"][m.group(1)] = "Could not load dynamic library '%s'; dlerror: %s" % (m.group(1), m.group(2))
+    out = [l for l in p.stdout.splitlines() if l.startswith("@@ORACLE@@")]
+    res["oracle"] = json.loads(out[0][len("@@ORACLE@@"):]) if out else {"crash": p.stderr.strip()[-400:]}
+    return res
+
+
+def same_file(a, b):
+    try:
+        return os.path.realpath(a) == os.path.realpath(b)
+    except OSError:
+        return a == b
+
+
+def compare(layout, doc, tf):
+    """Rows (file, agree, TF's answer, doctor's answer) and whether the verdicts agree."""
+    rows = []
+    names = tf["oracle"].get("names", {})
+    attempted = set(tf["opened"]) | set(tf["failed"])
+    reached_libraries = any(n.startswith("libcudart") for n in attempted)
+    listed = {l["file"]: l for l in doc.get("libraries", [])} if doc else {}
+    for f in sorted(attempted | set(listed)):
+        d = listed.get(f)
+        if f in tf["opened"]:
+            path = names.get(f) or ""
+            tf_answer = "loaded %s" % (path or "(path not in link map)")
+        elif f in tf["failed"]:
+            tf_answer = tf["failed"][f]
+        else:
+            if not reached_libraries:
+                continue  # TF stopped before its library loading: nothing to compare
+            tf_answer = "TF did not try to load it"
+        doc_answer = "not listed" if d is None else "%s %s (%s)" % (d["outcome"], d["path"], d["why"])
+        if f in tf["opened"]:
+            ok = d is not None and d["outcome"] == "found" and (not names.get(f) or same_file(d["path"], names[f]))
+        elif f in tf["failed"]:
+            ok = d is not None and d["outcome"] == "not_found"
+        else:
+            ok = False
+        rows.append((f, ok, tf_answer, doc_answer))
+    tf_gpu = bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+    doc_kind = doc["kind"] if doc else "no verdict"
+    verdict_ok = (doc_kind == "will_use_gpu") == tf_gpu and doc_kind in ("will_use_gpu", "will_not_use_gpu")
+    tf_verdict = "GPU registered" if tf_gpu else ("Cannot dlopen some GPU libraries ... Skipping registering GPU devices"
+                                                 if tf["skipped_gpu"] else "no GPU listed")
+    rows.append(("verdict", verdict_ok, tf_verdict, doc_kind + (": " + doc["sentence"] if doc else "")))
+    return rows
+
+
+def explained(layout_name, row):
+    f, _, tf_answer, _ = row
+    for pat, lib, words, why in EXPLAINED:
+        if fnmatch.fnmatch(layout_name, pat) and fnmatch.fnmatch(f, lib) and words in tf_answer:
+            return why
+    return None
+
+
+def run_layout(layout, args, tf_names_hint=None):
+    t0 = time.time()
+    venv = prepare(layout)
+    env = environment(layout, venv, args.mock)
+    outdir = os.path.join(BUILD, "real", "out", layout.name.replace("/", "__"))
+    os.makedirs(outdir, exist_ok=True)
+    doc, err = run_doctor(args.tfgpu, env, venv)
+    with open(os.path.join(outdir, "doctor-verdict.json"), "w") as f:
+        json.dump(doc or {"error": err}, f, indent=1)
+    names = sorted({l["file"] for l in (doc or {}).get("libraries", [])} | set(tf_names_hint or []))
+    tf = run_tf(env, venv, names, os.path.join(outdir, "tf.log"))
+    # A name TF opened that was not asked about: ld.so names an object found by a path search
+    # dir + "/" + the name searched for, so its link-map entry ends with that name.
+    for n in set(tf["opened"]) - set(names):
+        hits = [p for p in tf["oracle"].get("link_map", []) if os.path.basename(p) == n]
+        tf["oracle"].setdefault("names", {})[n] = hits[0] if len(hits) == 1 else None
+    with open(os.path.join(outdir, "tf-oracle.json"), "w") as f:
+        json.dump(tf, f, indent=1)
+    rows = compare(layout, doc, tf)
+    if layout.hide:
+        shutil.rmtree(os.path.dirname(venv), ignore_errors=True)
+    return layout, rows, err, tf, time.time() - t0
+
+
+def main():
+    global BUILD
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--tfgpu", required=True)
+    ap.add_argument("--mock", required=True)
+    ap.add_argument("--layout", default="", help="run only layouts whose name contains this")
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    BUILD = os.path.abspath(args.build)
+    args.mock = os.path.abspath(args.mock)
+    args.tfgpu = os.path.abspath(args.tfgpu)
+    t_start = time.time()
+    base = [l for l in base_layouts()]
+    needed = sorted({l.venv for l in base if args.layout in l.name or l.venv in args.layout})
+    for n in needed:
+        rc, why = venvs.ensure(BUILD, n, lambda s: print(s, flush=True))
+        print("[real] venv %s: %s" % (n, why), flush=True)
+        if rc == SKIP:
+            print("[real] SKIPPED: " + why, flush=True)
+            return SKIP
+        if rc:
+            return rc
+    t_venvs = time.time() - t_start
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        todo = [l for l in base if args.layout in l.name]
+        futures = [pool.submit(run_layout, l, args) for l in todo]
+        # The hide-one-library layouts follow from what TF opened as installed.
+        extra = []
+        for fut in concurrent.futures.as_completed(futures):
+            layout, rows, err, tf, secs = fut.result()
+            results.append((layout, rows, err, secs))
+            print("[real] %-40s %5.0f s  %s" % (layout.name, secs, err or ""), flush=True)
+            if layout.name in HIDE_BASES:
+                for h in hide_layouts(layout, set(tf["opened"])):
+                    if args.layout in h.name:
+                        extra.append(pool.submit(run_layout, h, args))
+        for fut in concurrent.futures.as_completed(extra):
+            layout, rows, err, tf, secs = fut.result()
+            results.append((layout, rows, err, secs))
+            print("[real] %-40s %5.0f s  %s" % (layout.name, secs, err or ""), flush=True)
+    results.sort(key=lambda r: r[0].name)
+    layouts_ok = libs_ok = libs_total = 0
+    unexplained = []
+    print("\nDisagreements (library | real TF, in TF's words | tfgpu doctor):")
+    for layout, rows, err, _ in results:
+        lib_rows = [r for r in rows if r[0] != "verdict"]
+        libs_total += len(lib_rows)
+        libs_ok += sum(1 for r in lib_rows if r[1])
+        if all(r[1] for r in rows):
+            layouts_ok += 1
+        for r in rows:
+            if r[1]:
+                continue
+            why = explained(layout.name, r)
+            print("  [%s] %s\n      TF:     %s\n      doctor: %s%s" % (
+                layout.name, r[0], r[2], r[3], "\n      explained: " + why if why else ""))
+            if not why:
+                unexplained.append((layout.name, r[0]))
+    line = "real-TF agreement: %d/%d layouts, %d/%d libraries" % (layouts_ok, len(results), libs_ok, libs_total)
+    print("\n" + line)
+    if not args.layout:  # the whole tier: keep the line for CI's summary
+        with open(os.path.join(BUILD, "real", "agreement.txt"), "w") as f:
+            f.write(line + "\n")
+    print("[real] wall time: %.0f s (venvs %.0f s, layouts %.0f s, %d jobs)" % (
+        time.time() - t_start, t_venvs, time.time() - t_start - t_venvs, args.jobs))
+    print("[real] logs: %s" % os.path.join(BUILD, "real", "out"))
+    return 1 if unexplained else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

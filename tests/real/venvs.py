@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Creates the `real` tier's TensorFlow venvs under BUILD/real/venvs, idempotently.
+
+Each venv is pinned (tests/real/constraints/NAME.txt, written from `pip freeze` of a first
+install) and created once: a `.tfgpu-ready` marker holding the spec says it is complete, and a
+lock file (flock) keeps two concurrent runs from installing the same venv. A rerun with the
+marker in place costs nothing. Downloads go through pip's own cache (~/.cache/pip).
+
+Usage: venvs.py BUILD_DIR [NAME ...]     (no NAME: every venv)
+Exit 0: ready; 77: skipped (no suitable Python, or PyPI unreachable: the reason is printed).
+"""
+import fcntl
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SKIP = 77
+
+# name: (python minor, pip requirement, extra requirements, how it is set up)
+VENVS = {
+    "tf221-cuda": ("3.11", ["tensorflow[and-cuda]==2.21.0"],
+                   "pip install \"tensorflow[and-cuda]\" (TF 2.21 docs, pip.md)"),
+    "tf221-plain": ("3.11", ["tensorflow==2.21.0"], "pip install tensorflow (no CUDA wheels)"),
+    "tf2161-cuda": ("3.11", ["tensorflow[and-cuda]==2.16.1"], "pip install \"tensorflow[and-cuda]\"==2.16.1"),
+    # CUDA 11 era: TF 2.12's pip.md said `conda install -c conda-forge cudatoolkit=11.8.0`,
+    # `pip install nvidia-cudnn-cu11==8.6.0.163 tensorflow==2.12.*` and
+    # `export LD_LIBRARY_PATH=$CONDA_PREFIX/lib/:$CUDNN_PATH/lib:$LD_LIBRARY_PATH`.
+    # Without conda, the CUDA 11.8 toolkit libraries come from NVIDIA's -cu11 wheels (the
+    # versions TF 2.14.0's [and-cuda] extra pins) and every nvidia/*/lib goes on LD_LIBRARY_PATH.
+    "tf212-cu11": ("3.11", ["tensorflow==2.12.0", "nvidia-cudnn-cu11==8.6.0.163",
+                            "nvidia-cuda-runtime-cu11==11.8.89", "nvidia-cublas-cu11==11.11.3.6",
+                            "nvidia-cufft-cu11==10.9.0.58", "nvidia-curand-cu11==10.3.0.86",
+                            "nvidia-cusolver-cu11==11.4.1.48", "nvidia-cusparse-cu11==11.7.5.86"],
+                   "TF 2.12 docs: cudatoolkit 11.8 + nvidia-cudnn-cu11==8.6.0.163 on LD_LIBRARY_PATH "
+                   "(toolkit from nvidia-*-cu11 wheels)"),
+}
+
+
+def find_python(minor):
+    """python3.X: $TFGPU_REAL_PYTHON<X.Y without dot>, then PATH, then pyenv's versions."""
+    env = os.environ.get("TFGPU_REAL_PYTHON" + minor.replace(".", ""))
+    if env:
+        return env
+    for cand in [shutil.which("python" + minor)] + sorted(
+            glob.glob(os.path.expanduser("~/.pyenv/versions/%s.*/bin/python%s" % (minor, minor))), reverse=True):
+        if cand and os.path.exists(cand) and "/shims/" not in cand:
+            return cand
+    return None
+
+
+def venv_dir(build, name):
+    return os.path.join(build, "real", "venvs", name)
+
+
+def spec_of(name):
+    minor, reqs, how = VENVS[name]
+    cons = os.path.join(HERE, "constraints", name + ".txt")
+    pins = open(cons).read() if os.path.exists(cons) else ""
+    return {"python": minor, "requirements": reqs, "how": how, "constraints": pins}
+
+
+def ensure(build, name, log):
+    d = venv_dir(build, name)
+    os.makedirs(os.path.dirname(d), exist_ok=True)
+    marker = os.path.join(d, ".tfgpu-ready")
+    spec = spec_of(name)
+    with open(d + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if os.path.exists(marker):
+            try:
+                if json.load(open(marker)) == spec:
+                    return 0, "ready"
+            except ValueError:
+                pass
+        python = find_python(spec["python"])
+        if not python:
+            return SKIP, "no python%s found (set TFGPU_REAL_PYTHON%s)" % (spec["python"], spec["python"].replace(".", ""))
+        t0 = time.time()
+        log("[real] setting up %s with %s: %s" % (d, python, " ".join(spec["requirements"])))
+        if not os.path.exists(os.path.join(d, "bin", "python")):
+            # An interrupted install is resumed (pip skips what is there); a new venv otherwise.
+            subprocess.check_call([python, "-m", "venv", d])
+        # Can pip reach the index at all? (A refused connection surfaces only as "no versions".)
+        probe = subprocess.run([os.path.join(d, "bin", "python"), "-m", "pip", "index", "versions", "tensorflow"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        if probe.returncode != 0:
+            last = (probe.stdout.strip().splitlines() or ["no output"])[-1]
+            return SKIP, "pip could not reach the package index (pip index versions tensorflow: %s)" % last
+        cmd = [os.path.join(d, "bin", "python"), "-m", "pip", "install", "--progress-bar", "off",
+               "--only-binary", ":all:"] + spec["requirements"]
+        cons = os.path.join(HERE, "constraints", name + ".txt")
+        if os.path.exists(cons):
+            cmd += ["-c", cons]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True)
+        for line in p.stdout.splitlines():
+            # What is fetched (and from where: pip says "Using cached" for its cache).
+            if line.lstrip().startswith(("Downloading", "Using cached", "Collecting")) or "ERROR" in line:
+                log("[real]   " + line.strip())
+        if p.returncode != 0:
+            unreachable = any(w in p.stdout for w in ("NewConnectionError", "Could not fetch URL",
+                                                      "Temporary failure in name resolution",
+                                                      "No matching distribution found", "ProxyError"))
+            if unreachable:
+                return SKIP, "pip could not reach PyPI for %s (pip exit %d)" % (name, p.returncode)
+            return 1, "pip install failed for %s (exit %d)" % (name, p.returncode)
+        json.dump(spec, open(marker, "w"))
+        log("[real] %s ready in %.0f s" % (name, time.time() - t0))
+        return 0, "created"
+
+
+def main(argv):
+    if len(argv) < 2:
+        print(__doc__)
+        return 2
+    build, names = argv[1], argv[2:] or list(VENVS)
+    worst = 0
+    for n in names:
+        if n not in VENVS:
+            print("venvs.py: unknown venv %s (known: %s)" % (n, ", ".join(VENVS)))
+            return 2
+        rc, why = ensure(build, n, lambda s: print(s, flush=True))
+        print("[real] %s: %s" % (n, why), flush=True)
+        if rc == SKIP:
+            return SKIP
+        worst = max(worst, rc)
+    return worst
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
