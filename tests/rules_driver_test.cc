@@ -53,7 +53,7 @@ Snapshot without_nvml(std::string tf_version) {
   return s;
 }
 
-bool mentions(const rules::Finding& f, std::string_view text) {
+bool mentions(const Finding& f, std::string_view text) {
   if (f.title.find(text) != std::string::npos) return true;
   for (const auto& e : f.evidence)
     if (e.fact.find(text) != std::string::npos) return true;
