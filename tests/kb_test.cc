@@ -167,6 +167,50 @@ TEST(Kb, EveryMustLoadComponentIsNamedOnEveryPlatform) {
   }
 }
 
+TEST(Kb, VerifiedMustLoadSetsSayHowEachReleaseWasChecked) {
+  // must_load_verified = true only where every release naming the set was checked
+  // against the real thing, and the row says how.
+  for (const auto& s : the_kb().library_sets()) {
+    if (!s.must_load_verified) continue;
+    for (const auto& r : the_kb().tf_releases()) {
+      if (r.library_set != s.id) continue;
+      bool derived = std::any_of(s.derivations.begin(), s.derivations.end(),
+                                 [&](const LibrarySetDerivation& d) { return d.tf == r.version; });
+      EXPECT_TRUE(derived) << s.id << " is verified but has no derivation for TF " << r.version.str();
+    }
+  }
+}
+
+TEST(Kb, EveryDerivationNamesAReleaseOfItsSetAMethodAndHow) {
+  const std::set<std::string> methods = {"wheel", "run", "source"};
+  size_t n = 0;
+  for (const auto& s : the_kb().library_sets()) {
+    for (const auto& d : s.derivations) {
+      ++n;
+      auto r = the_kb().find_tf(d.tf.str());
+      ASSERT_TRUE(r.has_value()) << s.id << ": TF " << d.tf.str();
+      EXPECT_EQ(r->release->version, d.tf) << s.id << ": derivation for a release the KB does not list";
+      EXPECT_EQ(r->release->library_set, s.id) << s.id << ": TF " << d.tf.str() << " names another set";
+      EXPECT_TRUE(methods.contains(d.method)) << s.id << " " << d.tf.str() << ": method " << d.method;
+      EXPECT_FALSE(d.how.empty()) << s.id << " " << d.tf.str();
+    }
+  }
+  EXPECT_GE(n, 18u);  // 2.1-2.21 on Linux: one per release
+}
+
+TEST(Kb, PlatformInitStartsWithTheDriverAndIsNamedOnEveryPlatform) {
+  for (const auto& s : the_kb().library_sets()) {
+    ASSERT_FALSE(s.platform_init.empty()) << s.id;
+    EXPECT_EQ(s.platform_init.front(), "driver") << s.id;
+    for (const auto& c : s.platform_init) {
+      EXPECT_EQ(std::count(s.must_load.begin(), s.must_load.end(), c), 0) << s.id << ": " << c << " is in both";
+      for (const auto& [p, names] : s.names)
+        EXPECT_TRUE(std::any_of(names.begin(), names.end(), [&](const LibraryName& n) { return n.component == c; }))
+            << s.id << " " << platform_name(p) << ": " << c;
+    }
+  }
+}
+
 TEST(Kb, TfLibraryNamesAreShippedByTheTfCuda) {
   // What TF asks the loader for must be a file its own CUDA release ships.
   for (const auto& r : the_kb().tf_releases()) {
@@ -174,7 +218,7 @@ TEST(Kb, TfLibraryNamesAreShippedByTheTfCuda) {
     ASSERT_NE(c, nullptr);
     for (Platform p : r.gpu_platforms) {
       for (const auto& l : the_kb().tf_libraries(r, p).libraries) {
-        if (l.component == "driver" || l.component == "cudnn") continue;
+        if (l.platform_init || l.component == "cudnn") continue;
         auto shipped = c->library(p, l.component);
         if (!shipped) continue;  // toolkit names not sourced for this release
         EXPECT_EQ(*shipped, l.file) << "TF " << r.version.str() << " " << platform_name(p) << " " << l.component;
@@ -184,7 +228,7 @@ TEST(Kb, TfLibraryNamesAreShippedByTheTfCuda) {
 }
 
 TEST(Kb, LinuxLibraryNamesAreVersionedSonames) {
-  const std::regex soname(R"(^lib[A-Za-z_]+\.so\.\d+(\.\d+)?$)");
+  const std::regex soname(R"(^lib[A-Za-z_-]+\.so\.\d+(\.\d+)?$)");
   auto check = [&](const std::string& file, const std::string& where) {
     EXPECT_TRUE(std::regex_match(file, soname)) << where << ": " << file;
   };
@@ -462,8 +506,40 @@ TEST(KbFacts, OldCudaNamesUseMajorMinor) {
   EXPECT_EQ(tf_lib("2.3", Platform::kLinux, "cudart"), "libcudart.so.10.1");
 }
 
+TEST(KbFacts, CurandLeftTheGateWith214) {
+  // TryDlopenCUDALibraries() of the 2.13.0 wheel calls GetCurandDsoHandle; 2.14.0's and
+  // every later one's do not, and those libraries have no curand loader at all.
+  EXPECT_TRUE(tf_must_load("2.13", Platform::kLinux, "curand"));
+  EXPECT_EQ(tf_lib("2.13", Platform::kLinux, "curand"), "libcurand.so.10");
+  for (auto v : {"2.14", "2.16.1", "2.17", "2.18", "2.21"}) {
+    EXPECT_FALSE(tf_must_load(v, Platform::kLinux, "curand")) << v;
+    EXPECT_EQ(tf_lib(v, Platform::kLinux, "curand"), "") << v;
+    EXPECT_TRUE(tf_must_load(v, Platform::kLinux, "cublasLt")) << v;
+  }
+  EXPECT_EQ(tf_lib("2.14", Platform::kLinux, "cudart"), "libcudart.so.11.0");
+  EXPECT_EQ(tf_lib("2.16.1", Platform::kLinux, "cudnn"), "libcudnn.so.8");
+}
+
+TEST(KbFacts, Tf221InitialisesNvmlWithTheCudaPlatform) {
+  // PlatformInitialize() of the 2.21.0 wheel calls cuInit then nvmlInit_v2; 2.20.0's
+  // calls cuInit only (a real run without libnvidia-ml.so.1 goes on to load cudart).
+  bool nvml_init = false, nvml_must = true;
+  for (const auto& l : the_kb().tf_libraries(tf("2.21"), Platform::kLinux).libraries)
+    if (l.component == "nvml") {
+      EXPECT_EQ(l.file, "libnvidia-ml.so.1");
+      nvml_init = l.platform_init;
+      nvml_must = l.must_load;
+    }
+  EXPECT_TRUE(nvml_init);
+  EXPECT_FALSE(nvml_must);  // not part of the must-load gate: its failure comes earlier
+  EXPECT_EQ(tf_lib("2.20", Platform::kLinux, "nvml"), "");
+  EXPECT_EQ(tf_lib("2.16.1", Platform::kLinux, "nvml"), "");
+  for (const auto& l : the_kb().tf_libraries(tf("2.20"), Platform::kLinux).libraries)
+    EXPECT_EQ(l.platform_init, l.component == "driver") << l.component;
+}
+
 TEST(KbFacts, NewestTfNoLongerGatesOnCurand) {
-  EXPECT_TRUE(tf_must_load("2.17", Platform::kLinux, "curand"));
+  EXPECT_FALSE(tf_must_load("2.17", Platform::kLinux, "curand"));
   EXPECT_FALSE(tf_must_load("2.18", Platform::kLinux, "curand"));
   EXPECT_TRUE(tf_must_load("2.18", Platform::kLinux, "cublasLt"));
   EXPECT_FALSE(tf_must_load("2.18", Platform::kLinux, "driver"));

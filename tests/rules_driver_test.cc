@@ -36,6 +36,96 @@ TEST(RuleDriverVersion, Wsl2ComparesTheWindowsDriverNumber) {
   EXPECT_TRUE(rules::rule_driver_version(load_scenario("wsl2_good"), test_kb()).empty());
 }
 
+// A healthy TF venv moved to `tf_version`, with the probe's NVML attempt failing the
+// way dlopen fails when the driver's libnvidia-ml.so.1 is not installed, while
+// libcuda.so.1 loads and cuInit succeeds.
+Snapshot without_nvml(std::string tf_version) {
+  Snapshot s = load_scenario("linux_pip_and_cuda_good");
+  s.pythons[0].tensorflow[0].version = std::move(tf_version);
+  s.driver.attempts = {
+      {"nvml", {"libnvidia-ml.so.1", "libnvidia-ml.so"},
+       {"libnvidia-ml.so.1: cannot open shared object file: No such file or directory",
+        "libnvidia-ml.so: cannot open shared object file: No such file or directory"},
+       "", ""},
+      {"cuda", {"libcuda.so.1"}, {}, "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "CUDA_SUCCESS (0)"}};
+  s.driver.state = {ProbeStatus::kOk, "NVML unusable; CUDA version from cuDriverGetVersion", "cuda:libcuda.so.1"};
+  std::erase_if(s.libraries, [](const LibraryFile& f) { return f.name == "libnvidia-ml.so.1"; });
+  return s;
+}
+
+bool mentions(const Finding& f, std::string_view text) {
+  if (f.title.find(text) != std::string::npos) return true;
+  for (const auto& e : f.evidence)
+    if (e.fact.find(text) != std::string::npos) return true;
+  for (const auto& x : f.fix)
+    if (x.find(text) != std::string::npos) return true;
+  return false;
+}
+
+TEST(RuleNvml, Tf221WithoutLibnvidiaMlListsNoGpu) {
+  auto f = rules::rule_nvml(without_nvml("2.21.0"), test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "nvml_missing");
+  EXPECT_EQ(f[0].severity, Severity::kBlocker);
+  EXPECT_NE(f[0].title.find("libnvidia-ml.so.1 cannot be loaded"), std::string::npos) << f[0].title;
+  EXPECT_TRUE(mentions(f[0], "cannot open shared object file"));  // the probe's dlerror, verbatim
+  EXPECT_TRUE(mentions(f[0], "nvmlInit_v2"));                     // why TF needs it
+  EXPECT_TRUE(mentions(f[0], "libnvidia-ml1"));                   // Debian's package
+  EXPECT_TRUE(mentions(f[0], "libnvidia-compute-550"));           // Ubuntu's, for driver 550.54.14
+}
+
+TEST(RuleNvml, Tf220DoesNotInitialiseNvmlSoNothingToSay) {
+  EXPECT_TRUE(rules::rule_nvml(without_nvml("2.20.0"), test_kb()).empty());
+  EXPECT_TRUE(rules::rule_nvml(without_nvml("2.16.1"), test_kb()).empty());
+}
+
+TEST(RuleNvml, WorkingNvmlIsFine) {
+  Snapshot s = load_scenario("linux_pip_and_cuda_good");
+  s.pythons[0].tensorflow[0].version = "2.21.0";
+  EXPECT_TRUE(rules::rule_nvml(s, test_kb()).empty());
+}
+
+TEST(RuleNvml, NoCudaDriverEitherIsTheDriverRulesBusiness) {
+  Snapshot s = without_nvml("2.21.0");
+  s.driver.attempts[1] = {"cuda", {"libcuda.so.1"}, {"libcuda.so.1: cannot open shared object file: No such file or directory"}, "", ""};
+  s.driver.state = {ProbeStatus::kAbsent, "no NVIDIA driver", ""};
+  EXPECT_TRUE(rules::rule_nvml(s, test_kb()).empty());
+}
+
+TEST(RuleNvml, NvmlInitFailingAlsoStopsTf221) {
+  Snapshot s = without_nvml("2.21.0");
+  s.driver.attempts[0] = {"nvml", {"libnvidia-ml.so.1"}, {}, "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1",
+                          "NVML_ERROR_LIB_RM_VERSION_MISMATCH (18)"};
+  auto f = rules::rule_nvml(s, test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].title.find("nvmlInit_v2 fails: NVML_ERROR_LIB_RM_VERSION_MISMATCH"), std::string::npos) << f[0].title;
+  // A crash or a timeout in the probe's child says nothing certain about TF's own call.
+  s.driver.attempts[0].init_result = "crashed: signal 11";
+  EXPECT_TRUE(rules::rule_nvml(s, test_kb()).empty());
+}
+
+TEST(RuleNvml, WithoutAProbeAttemptTheLoaderModelDecides) {
+  Snapshot s = without_nvml("2.21.0");
+  s.driver.attempts.clear();
+  auto f = rules::rule_nvml(s, test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_NE(f[0].title.find("not found by the loader"), std::string::npos) << f[0].title;
+  // The same snapshot with the driver's file recorded: found, nothing to say.
+  Snapshot ok = load_scenario("linux_pip_and_cuda_good");
+  ok.pythons[0].tensorflow[0].version = "2.21.0";
+  ok.driver.attempts.clear();
+  EXPECT_TRUE(rules::rule_nvml(ok, test_kb()).empty());
+}
+
+TEST(RuleNvml, Wsl2FixPointsAtTheWindowsDriversFolder) {
+  Snapshot s = without_nvml("2.21.0");
+  s.host.wsl2 = Tri::kYes;
+  auto f = rules::rule_nvml(s, test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_TRUE(mentions(f[0], "/usr/lib/wsl/lib"));
+  EXPECT_FALSE(mentions(f[0], "libnvidia-ml1"));
+}
+
 TEST(RuleDriverPresence, GpuWithoutDriverNeedsOneNewEnoughForTf) {
   auto f = rules::rule_driver_presence(load_scenario("linux_no_driver"), test_kb());
   ASSERT_EQ(f.size(), 1u);

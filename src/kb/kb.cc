@@ -262,7 +262,8 @@ TfLibraries KnowledgeBase::tf_libraries(const TfRelease& tf, Platform p) const {
   out.must_load_verified = set->must_load_verified;
   for (const auto& n : it->second) {
     bool must = std::find(set->must_load.begin(), set->must_load.end(), n.component) != set->must_load.end();
-    out.libraries.push_back({n.component, n.file, must});
+    bool init = std::find(set->platform_init.begin(), set->platform_init.end(), n.component) != set->platform_init.end();
+    out.libraries.push_back({n.component, n.file, must, init});
   }
   out.notes = set->notes;
   out.cites.push_back(cite(*set));

@@ -52,10 +52,23 @@ struct LibraryName {
   std::string file;
 };
 
+// How a library set was taken from one TF release: method "wheel" (the release's
+// binary inspected), "run" (real TF run, its dso_loader log) or "source".
+struct LibrarySetDerivation {
+  Version tf;
+  std::string method;
+  std::string what;  // which facts it backs ("must_load, linux names")
+  std::string how;
+};
+
 struct LibrarySet {
   std::string id;
   std::vector<std::string> must_load;  // components that must all load or GPUs are skipped
   bool must_load_verified = true;
+  // Components TF's CUDA platform initialisation loads and initialises before it counts
+  // devices ("driver", and "nvml" where TF calls nvmlInit): one failing = no GPU at all.
+  std::vector<std::string> platform_init;
+  std::vector<LibrarySetDerivation> derivations;
   std::map<Platform, std::vector<LibraryName>> names;  // in canonical component order
   std::vector<std::string> notes;
   Provenance prov;
@@ -232,6 +245,7 @@ struct LibraryEntry {
   std::string component;
   std::string file;
   bool must_load = false;  // in the set that must all load, or TF skips GPU registration
+  bool platform_init = false;  // loaded by TF's platform initialisation: failing = no GPU listed
 };
 
 struct TfLibraries {

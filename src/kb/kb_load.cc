@@ -24,9 +24,9 @@ struct LoadError {
 
 // Canonical order of library components in reports (driver first, cuDNN last), so a
 // table reads the same whatever order the TOML keys come in.
-constexpr std::string_view kComponentOrder[] = {"driver",  "cudart",   "cublas",   "cublasLt", "cufft",
-                                                "curand",  "cusolver", "cusparse", "nvrtc",    "nvJitLink",
-                                                "cupti",   "nccl",     "cudnn"};
+constexpr std::string_view kComponentOrder[] = {"driver", "nvml",     "cudart",   "cublas", "cublasLt",
+                                                "cufft",  "curand",   "cusolver", "cusparse", "nvrtc",
+                                                "nvJitLink", "cupti", "nccl",     "cudnn"};
 
 size_t component_rank(std::string_view c) {
   for (size_t i = 0; i < std::size(kComponentOrder); ++i)
@@ -225,6 +225,16 @@ class KbLoader {
       s.id = r.str("id");
       s.must_load = r.strings("must_load");
       s.must_load_verified = r.boolean_or("must_load_verified", true);
+      // Every release loads the driver first; a set says so explicitly or gets it.
+      s.platform_init = r.has("platform_init") ? r.strings("platform_init") : std::vector<std::string>{"driver"};
+      if (const toml::array* ds = r.array("derivation")) {
+        for (const auto& e : *ds) {
+          const toml::table* t = e.as_table();
+          if (!t) fail_load(fmt::format("{}: derivation must be tables ([[library_set.derivation]])", r.where()));
+          Row d(*t, r.where() + " derivation");
+          s.derivations.push_back({d.version("tf"), d.str("method"), d.str_or("what"), d.str("how")});
+        }
+      }
       for (auto [key, platform] : {std::pair{"linux", Platform::kLinux}, std::pair{"windows", Platform::kWindows},
                                    std::pair{"macos", Platform::kMacos}}) {
         auto names = r.library_names(key);

@@ -34,7 +34,7 @@ bool loads_with(const KnowledgeBase& kb, const TfRelease& tf, const CudaRelease&
   auto it = cuda.libraries.find(p);
   if (it == cuda.libraries.end()) return false;
   for (const auto& l : libs.libraries) {
-    if (l.component == "driver" || l.component == "cudnn") continue;
+    if (l.platform_init || l.component == "cudnn") continue;  // driver-side libraries, not the toolkit's
     auto file = cuda.library(p, l.component);
     if (!file || *file != l.file) return false;
   }

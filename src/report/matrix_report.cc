@@ -335,7 +335,7 @@ nlohmann::json matrix_to_json(const MatrixResult& r) {
               {"notes", tf.notes}};
     json libs = json::array();
     for (const auto& l : d.libraries.libraries)
-      libs.push_back({{"component", l.component}, {"file", l.file}, {"must_load", l.must_load}});
+      libs.push_back({{"component", l.component}, {"file", l.file}, {"must_load", l.must_load}, {"platform_init", l.platform_init}});
     t["libraries"] = libs;
     t["libraries_must_load_verified"] = d.libraries.must_load_verified;
     t["library_notes"] = d.libraries.notes;

@@ -22,6 +22,7 @@ TFGPU_RULE(driver_presence);
 TFGPU_RULE(driver_mismatch);
 TFGPU_RULE(device_visibility);
 TFGPU_RULE(driver_version);
+TFGPU_RULE(nvml);
 TFGPU_RULE(compute_capability);
 TFGPU_RULE(msvc_runtime);
 TFGPU_RULE(conda_cuda);

@@ -24,6 +24,7 @@ std::span<const RuleSpec> rule_table() {
       {"driver_mismatch", "kernel module and driver libraries agree", {"driver_library_mismatch"}, rule_driver_mismatch},
       {"device_visibility", "the process can see a device (CUDA_VISIBLE_DEVICES)", {"no_device_visible"}, rule_device_visibility},
       {"driver_version", "the driver is new enough for TF's CUDA", {"driver_too_old"}, rule_driver_version},
+      {"nvml", "the driver's NVML loads where TF initialises it with the CUDA platform", {"nvml_missing"}, rule_nvml},
       {"compute_capability", "TF has kernels for the GPU's compute capability", {"compute_capability_unsupported", "ptx_jit_slow"}, rule_compute_capability},
       {"msvc_runtime", "the Visual C++ runtime is installed (Windows)", {"msvc_runtime_missing"}, rule_msvc_runtime},
       {"conda_cuda", "one CUDA per conda environment", {"conda_cuda_conflict"}, rule_conda_cuda},
