@@ -119,7 +119,8 @@ def prepare(layout):
     src = venv_path(layout.venv)
     if not layout.hide:
         return src
-    dst = os.path.join(BUILD, "real", "layouts", layout.name.replace("/", "__"), layout.venv)
+    # Beside the venvs: `cp -al` needs the same file system.
+    dst = os.path.join(os.path.dirname(venvs.venv_root(BUILD)), "real-layouts", layout.name.replace("/", "__"), layout.venv)
     if os.path.exists(os.path.dirname(dst)):
         shutil.rmtree(os.path.dirname(dst))
     os.makedirs(os.path.dirname(dst))

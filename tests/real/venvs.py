@@ -53,8 +53,19 @@ def find_python(minor):
     return None
 
 
+def venv_root(build):
+    """Where the venvs live: $TFGPU_REAL_VENVS, else ~/.cache/tfgpu-tests/real-venvs, outside
+    the clone. Not the build folder: pip's HTTP cache stores nothing here (the package host
+    answers without Cache-Control/ETag), so venvs in a fresh clone's build folder would fetch
+    about 9 GB again on every CI run. A venv is reused only while its marker matches its spec."""
+    if os.environ.get("TFGPU_REAL_VENVS"):
+        return os.environ["TFGPU_REAL_VENVS"]
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "tfgpu-tests", "real-venvs")
+
+
 def venv_dir(build, name):
-    return os.path.join(build, "real", "venvs", name)
+    return os.path.join(venv_root(build), name)
 
 
 def spec_of(name):
