@@ -42,7 +42,7 @@ median_ms() {
 doctor=$(median_ms "$RUNS" "$TFGPU" doctor "${ARGS[@]}")
 pass=$(median_ms "$RUNS" "$PY" -c pass)
 import_tf=$(median_ms "$TF_RUNS" env TF_CPP_MIN_LOG_LEVEL=3 "$PY" -c "import tensorflow")
-rss_kb=$(/usr/bin/time -f '%M' "$TFGPU" doctor "${ARGS[@]}" 2>&1 >/dev/null | tail -1)
+rss_kb=$( { /usr/bin/time -f '%M' "$TFGPU" doctor "${ARGS[@]}" 2>&1 >/dev/null || true; } | tail -1)
 
 echo "venv: $VENV (interpreter $PY)"
 echo "tfgpu doctor ${ARGS[*]}: ${doctor} ms (median of $RUNS)"

@@ -149,7 +149,7 @@ TEST(PeRanges, RangedAndWholeBufferParsesAgree) {
   EXPECT_EQ(ranged->file_version, "11.0.221.0");
   EXPECT_EQ(ranged->version_strings, whole->version_strings);
   EXPECT_EQ(ranged->bits, whole->bits);
-  EXPECT_LE(file.bytes_read, bytes.size());
+  EXPECT_LE(file.bytes_read, 4096u);  // headers, directories and strings, some read twice
 }
 
 }  // namespace

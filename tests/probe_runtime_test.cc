@@ -321,6 +321,7 @@ TEST(RuntimeProbe, ACacheEntryThroughADirectoryLinkNamesTheFileTheProbeRecorded)
   host.add_file("/usr/local/cuda-13.0/lib/libcudart.so.13", test::elf64_shared_object("libcudart.so.13"));
   host.add_symlink("/usr/local/cuda-13.0/lib64", "lib");
   host.add_symlink("/usr/local/cuda", "/usr/local/cuda-13.0");
+  host.set_env("LD_LIBRARY_PATH", "/usr/local/cuda/lib64");
   Snapshot s;
   s.loader.ld_cache = {{"libcudart.so.13", "/usr/local/cuda-13.0/lib/libcudart.so.13", "x86-64"}};
   s.loader.ld_cache_state.status = ProbeStatus::kOk;

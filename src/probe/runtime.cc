@@ -226,6 +226,7 @@ class RuntimeScan {
     std::set<std::string> seen;
     for (const auto& root : toolkit_roots()) {
       if (!host_.is_dir(root)) continue;
+      looked_dirs_.push_back(root);  // as named (/usr/local/cuda): its links are recorded
       std::string canon = host_.canonical(root).value_or(root);
       if (!seen.insert(canon).second) continue;
       if (canon != root) s_.notes.push_back(fmt::format("{} -> {}", root, canon));
