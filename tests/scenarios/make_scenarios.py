@@ -600,6 +600,40 @@ expect("partial_from_log", "Only a log's facts (Linux, TF 2.15): every layer not
        [{"kind": "cannot_tell"}], 0)
 
 
+# --- Hand-written: states no machine here can be put in for a real probe. Each says so in
+# a top-level "provenance" key (readers ignore it; docs/snapshot.md).
+
+def hand_written(snap, why):
+    snap["provenance"] = "hand-written: " + why
+    return snap
+
+
+# CUDA 13 toolkit (with cuDNN 9 for CUDA 13 copied in, as /usr/local/cuda-13.0 here) first on
+# LD_LIBRARY_PATH in front of a TF 2.18 [and-cuda] venv (CUDA 12.5): libcusparse.so.12 and
+# libcudnn.so.9 carry the same names in CUDA 13, so TF's dlopen takes them from there.
+CUDA13 = "/usr/local/cuda-13.0/lib"
+m = linux_pip_machine(tf_version="2.18.0", cudnn_major=9, cudnn_version="9.3.0.75", cuda_version="12.5.82",
+                      env_extra={"LD_LIBRARY_PATH": CUDA13})
+m["libraries"] += [lib(f"{CUDA13}/{f}", c, v, "cuda:/usr/local/cuda-13.0") for c, f, v in [
+    ("cudart", "libcudart.so.13", "13.0.96"), ("cublas", "libcublas.so.13", "13.1.0.3"),
+    ("cublasLt", "libcublasLt.so.13", "13.1.0.3"), ("cufft", "libcufft.so.12", "12.0.0.61"),
+    ("curand", "libcurand.so.10", "10.4.0.35"), ("cusolver", "libcusolver.so.12", "12.0.4.66"),
+    ("cusparse", "libcusparse.so.12", "12.6.3.3"),
+    ("nvjitlink", "libnvJitLink.so.13", "13.0.88"), ("cudnn", "libcudnn.so.9", "9.19.0")]]
+m["libraries"] += [lib(f"{CUDA13}/{sub}", "cudnn", "9.19.0", "cuda:/usr/local/cuda-13.0") for sub in CUDNN9_SUBLIBS]
+m["cuda"].append({"root": "/usr/local/cuda-13.0", "version": "13.0.96", "version_source": "/usr/local/cuda-13.0/version.json",
+                  "kind": "toolkit", "package": "", "lib_dirs": [CUDA13]})
+m["cudnn"].append({"root": "/usr/local/cuda-13.0", "version": "9.19.0",
+                   "version_source": "/usr/local/cuda-13.0/include/cudnn_version.h", "kind": "toolkit", "package": "",
+                   "cuda_major": "13", "lib_dirs": [CUDA13]})
+S["linux_cuda13_libs_for_tf218"] = hand_written(m, "no TF 2.18 venv or second CUDA on the machine that wrote it; "
+                                                   "file names and versions as in CUDA 13.0 and the TF 2.18 wheels")
+expect("linux_cuda13_libs_for_tf218", "Linux, TF 2.18 [and-cuda] (CUDA 12.5), CUDA 13.0 first on LD_LIBRARY_PATH: "
+       "its libcurand.so.10, libcusparse.so.12 and cuDNN 9 load instead of the wheels'",
+       ["gpu_memory_preallocation", "mixed_precision_available", "device_placement_check", "cuda_library_other_major",
+        "multiple_cuda_on_path"],
+       [will_use(1)], 0)
+
 def main():
     for name, snap in sorted(S.items()):
         with open(os.path.join(HERE, name + ".json"), "w") as f:
