@@ -144,8 +144,14 @@ Result<std::string> FakeHost::read_file(const std::string& path, uint64_t max_by
   return it->second.contents;
 }
 
+FakeHost& FakeHost::set_list_dir_error(const std::string& path, Error error) {
+  list_dir_errors_.insert_or_assign(key(path), std::move(error));
+  return *this;
+}
+
 Result<std::vector<DirEntry>> FakeHost::list_dir(const std::string& path) const {
   std::string dir = resolve(path, 0);
+  if (auto e = list_dir_errors_.find(dir); e != list_dir_errors_.end()) return fail(e->second);
   auto it = nodes_.find(dir);
   if (it == nodes_.end() || it->second.type != FileType::kDirectory) {
     return fail(Error::io(fmt::format("cannot list {}: No such directory", path)));

@@ -196,6 +196,8 @@ struct PythonEnv {
   bool active = false;     // the one `python` resolves to now (VIRTUAL_ENV, CONDA_PREFIX, first on PATH)
   std::vector<std::string> site_packages;
   std::vector<PythonPackage> packages;  // relevant ones: tensorflow*, tf-*, keras, nvidia-*, torch, jax*, tensorrt
+  ProbeState packages_state;  // kFailed: a site-packages dir could not be listed (or none was found), so
+                              // `packages` may miss some; kNotProbed in snapshots older than the field
   std::vector<TensorflowInstall> tensorflow;
   std::string source;      // how it was found: "PATH", "pyenv", "conda environments.txt", "--python"
 };

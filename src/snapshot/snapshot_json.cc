@@ -35,7 +35,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonPackage, name, version, lo
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TensorflowInstall, package, version, location, build_info,
                                                 build_info_state)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, executable, prefix, version, bits, kind, name, active,
-                                                site_packages, packages, tensorflow, source)
+                                                site_packages, packages, packages_state, tensorflow, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SearchDirInfo, path, world_writable, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Snapshot, schema_version, tool_version, created_at, origin, host,
                                                 gpu_state, gpus, driver, env, runtime_state, cuda, cudnn, libraries,

@@ -634,6 +634,45 @@ expect("linux_cuda13_libs_for_tf218", "Linux, TF 2.18 [and-cuda] (CUDA 12.5), CU
         "multiple_cuda_on_path"],
        [will_use(1)], 0)
 
+# The Python probe failed: that is not "no TensorFlow".
+m = linux_pip_machine()
+m["pythons"] = []
+m["python_state"] = {"status": "failed", "reason": "timed out after 10000 ms listing /home/bob/tf", "source": "python probe"}
+S["linux_python_probe_failed"] = hand_written(m, "the probe's Python layer does not fail on any tree it was run on")
+expect("linux_python_probe_failed", "Linux, RTX 4090 with a driver: the Python probe failed, so whether TF is there is unknown",
+       ["mixed_precision_available", "device_placement_check", "gpu_memory_preallocation"], [{"kind": "cannot_tell"}], 0)
+
+# A venv whose site-packages cannot be listed (another user's, mode 0700).
+m = linux_pip_machine()
+prefix, site = venv()
+m["pythons"][0].update({"packages": [], "tensorflow": [],
+                        "packages_state": {"status": "failed", "reason": f"cannot list {site}: Permission denied",
+                                           "source": "site-packages"}})
+m["libraries"] = [l for l in m["libraries"] if l["origin"] != "tensorflow"]
+S["linux_site_packages_unreadable"] = hand_written(m, "the tests run as root, which reads every directory")
+expect("linux_site_packages_unreadable", "Linux, a venv whose site-packages cannot be listed (Permission denied): TensorFlow unknown",
+       ["mixed_precision_available", "device_placement_check", "gpu_memory_preallocation"], [{"kind": "cannot_tell"}], 0)
+
+# The user-space driver is installed but the kernel module is not loaded (Secure Boot refused
+# it, or it was not built for this kernel): nvmlInit says DRIVER_NOT_LOADED, there is no
+# /proc/driver/nvidia/version, and cuDriverGetVersion still answers from the library alone,
+# so the driver probe calls the driver "ok" (NVML unusable). Attempts as the real probe
+# records them (tests/probe_driver_mock_posix_test.cc, TFGPU_MOCK_NVML=init_fail).
+m = linux_pip_machine()
+m["driver"] = {"state": ok("cuda:libcuda.so.1"), "version": "", "cuda_version": "12.4", "kernel_module_version": "",
+               "device_count": -1,
+               "attempts": [{"library": "nvml", "tried": ["libnvidia-ml.so.1"], "errors": [], "opened": "libnvidia-ml.so.1",
+                             "init_result": "NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded"},
+                            {"library": "cuda", "tried": ["libcuda.so.1"], "errors": [], "opened": "libcuda.so.1",
+                             "init_result": "CUDA_ERROR_NO_DEVICE (100)"}]}
+m["driver"]["state"]["reason"] = "NVML unusable (NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded); CUDA version from cuDriverGetVersion"
+m["gpus"][0].update({"index": -1, "source": "sysfs", "memory_total_bytes": 0, "memory_free_bytes": 0, "uuid": ""})
+S["linux_kernel_driver_not_loaded"] = hand_written(m, "no NVIDIA driver can be installed without its kernel module here; "
+                                                      "the attempts are those the real probe records against the mock NVML")
+expect("linux_kernel_driver_not_loaded", "Linux, RTX 4090, driver libraries installed but the nvidia kernel module not loaded",
+       ["driver_missing", "mixed_precision_available", "device_placement_check"], [will_not("driver_missing")], 1)
+
+
 def main():
     for name, snap in sorted(S.items()):
         with open(os.path.join(HERE, name + ".json"), "w") as f:
