@@ -32,6 +32,13 @@ std::optional<int> package_cuda_major(std::string_view package) {
 // Which CUDA the file belongs to, from the install that holds it (its version, or a pip
 // package's -cuNN suffix, or cuDNN's cuda_major); nullopt when nothing says.
 std::optional<CudaOf> cuda_of(const Snapshot& s, const LibraryFile& f) {
+  // A pip wheel's file first: its origin names the package ("pip:nvidia-cusparse-cu12", or the
+  // shared CUDA 13 dir "pip:nvidia/cu13"); a conda env's CUDA install also contains site-packages.
+  if (starts_with(f.origin, "pip:")) {
+    std::string package = f.origin.substr(4);
+    if (auto m = package_cuda_major(package)) return CudaOf{*m, fmt::format("the CUDA {} wheel {}", *m, package), dir_of(f.path)};
+    if (package == "nvidia/cu13") return CudaOf{13, "the CUDA 13 wheels (nvidia/cu13)", dir_of(f.path)};
+  }
   if (starts_with(f.component, "cudnn"))
     if (const CudnnInstall* cd = cudnn_install_of(s, f); cd && !cd->cuda_major.empty())
       if (auto v = Version::parse(cd->cuda_major))
@@ -43,13 +50,6 @@ std::optional<CudaOf> cuda_of(const Snapshot& s, const LibraryFile& f) {
       return CudaOf{*m, fmt::format("the CUDA {} wheel {}", *m, ci->package), ci->root};
     if (auto v = Version::parse(ci->version); v && ci->kind != "pip")
       return CudaOf{v->major(), fmt::format("CUDA {}", ci->version), ci->root};
-  }
-  // A pip wheel without a CudaInstall of its own (nvidia/cusparse/lib): origin "pip:<package>",
-  // or the shared CUDA 13 dir "pip:nvidia/cu13".
-  if (starts_with(f.origin, "pip:")) {
-    std::string package = f.origin.substr(4);
-    if (auto m = package_cuda_major(package)) return CudaOf{*m, fmt::format("the CUDA {} wheel {}", *m, package), dir_of(f.path)};
-    if (package == "nvidia/cu13") return CudaOf{13, "the CUDA 13 wheels (nvidia/cu13)", dir_of(f.path)};
   }
   return std::nullopt;
 }

@@ -492,7 +492,8 @@ m["pythons"] = [python_env(f"{prefix}/bin/python", prefix, "3.11.9", "conda", "t
                            [pkg("tensorflow", "2.15.1", site)] + packages, ("tensorflow", "2.15.1"))]
 S["linux_conda_cudatoolkit_conflict"] = m
 expect("linux_conda_cudatoolkit_conflict", "Linux conda env: conda cudatoolkit 11.8 (and its cuDNN 8.8 on LD_LIBRARY_PATH) next to TF 2.15's pip CUDA 12 wheels",
-       GOOD_INFO + ["conda_cuda_conflict", "cudnn_version_mismatch"], [will_not("conda_cuda_conflict", "cudnn_version_mismatch")], 1)
+       GOOD_INFO + ["conda_cuda_conflict", "cudnn_version_mismatch", "cuda_library_other_major"],
+       [will_not("conda_cuda_conflict", "cudnn_version_mismatch")], 1)
 
 S["linux_ld_library_path_world_writable"] = linux_system_machine(
     ld_path="/tmp/libs:/usr/local/cuda-11.8/lib64",
@@ -527,7 +528,7 @@ m = linux_system_machine(tf_version="2.10.0", ld_path="/usr/local/cuda-12.2/lib6
 m["env"]["PATH"] = "/usr/local/cuda-12.2/bin:/usr/bin:/bin"
 S["linux_cuda12_for_tf210"] = m
 expect("linux_cuda12_for_tf210", "Linux, TF 2.10 (CUDA 11.2 names) with only a CUDA 12.2 toolkit installed",
-       GOOD_INFO + ["ptx_jit_slow", "cuda_version_mismatch"], [will_not("cuda_version_mismatch")], 1)
+       GOOD_INFO + ["ptx_jit_slow", "cuda_version_mismatch", "cuda_library_other_major"], [will_not("cuda_version_mismatch")], 1)
 
 libs12, cuda12, _ = system_cuda("12.2.140", "/usr/local/cuda-12.2", "", names=[("cudart", "libcudart.so.12")])
 S["linux_two_cuda_on_ld_library_path"] = linux_system_machine(
@@ -630,8 +631,7 @@ S["linux_cuda13_libs_for_tf218"] = hand_written(m, "no TF 2.18 venv or second CU
                                                    "file names and versions as in CUDA 13.0 and the TF 2.18 wheels")
 expect("linux_cuda13_libs_for_tf218", "Linux, TF 2.18 [and-cuda] (CUDA 12.5), CUDA 13.0 first on LD_LIBRARY_PATH: "
        "its libcurand.so.10, libcusparse.so.12 and cuDNN 9 load instead of the wheels'",
-       ["gpu_memory_preallocation", "mixed_precision_available", "device_placement_check", "cuda_library_other_major",
-        "multiple_cuda_on_path"],
+       ["gpu_memory_preallocation", "mixed_precision_available", "device_placement_check", "cuda_library_other_major"],
        [will_use(1)], 0)
 
 # The Python probe failed: that is not "no TensorFlow".
@@ -640,7 +640,7 @@ m["pythons"] = []
 m["python_state"] = {"status": "failed", "reason": "timed out after 10000 ms listing /home/bob/tf", "source": "python probe"}
 S["linux_python_probe_failed"] = hand_written(m, "the probe's Python layer does not fail on any tree it was run on")
 expect("linux_python_probe_failed", "Linux, RTX 4090 with a driver: the Python probe failed, so whether TF is there is unknown",
-       ["mixed_precision_available", "device_placement_check", "gpu_memory_preallocation"], [{"kind": "cannot_tell"}], 0)
+       [], [{"kind": "cannot_tell"}], 0)
 
 # A venv whose site-packages cannot be listed (another user's, mode 0700).
 m = linux_pip_machine()
@@ -651,7 +651,7 @@ m["pythons"][0].update({"packages": [], "tensorflow": [],
 m["libraries"] = [l for l in m["libraries"] if l["origin"] != "tensorflow"]
 S["linux_site_packages_unreadable"] = hand_written(m, "the tests run as root, which reads every directory")
 expect("linux_site_packages_unreadable", "Linux, a venv whose site-packages cannot be listed (Permission denied): TensorFlow unknown",
-       ["mixed_precision_available", "device_placement_check", "gpu_memory_preallocation"], [{"kind": "cannot_tell"}], 0)
+       [], [{"kind": "cannot_tell"}], 0)
 
 # The user-space driver is installed but the kernel module is not loaded (Secure Boot refused
 # it, or it was not built for this kernel): nvmlInit says DRIVER_NOT_LOADED, there is no
@@ -670,7 +670,8 @@ m["gpus"][0].update({"index": -1, "source": "sysfs", "memory_total_bytes": 0, "m
 S["linux_kernel_driver_not_loaded"] = hand_written(m, "no NVIDIA driver can be installed without its kernel module here; "
                                                       "the attempts are those the real probe records against the mock NVML")
 expect("linux_kernel_driver_not_loaded", "Linux, RTX 4090, driver libraries installed but the nvidia kernel module not loaded",
-       ["driver_missing", "mixed_precision_available", "device_placement_check"], [will_not("driver_missing")], 1)
+       ["driver_missing", "no_device_visible", "mixed_precision_available", "device_placement_check"],
+       [will_not("driver_missing")], 1)
 
 
 def main():
