@@ -19,6 +19,7 @@
 #include "binfmt/elf.h"
 #include "host/host.h"
 #include "loader/ld_so.h"
+#include "probe/probe.h"
 #include "util/strings.h"
 
 namespace tfgpu::loader {
@@ -36,7 +37,8 @@ struct SystemFacts {
   std::vector<std::string> default_dirs;    // "(system search path)" lines of ld.so --help
   std::vector<std::string> hwcaps_subdirs;  // subdirs tried in each dir, from LD_DEBUG=libs
   std::string lib_token;                    // $LIB, as the model derives it from the default dirs
-  std::string platform = "x86_64";          // $PLATFORM (AT_PLATFORM on x86-64)
+  std::string platform;                     // $PLATFORM as ld.so expands it here (LD_DEBUG=libs)
+  HostInfo host;                            // what the real probe records of this machine (CPU, glibc)
   std::vector<std::string> extra_dirs;      // placement dirs reached only through $PLATFORM, $LIB, hwcaps
 };
 
@@ -185,7 +187,9 @@ const SystemFacts& system_facts() {
   static SystemFacts f = [] {
     SystemFacts facts;
     static auto host = make_system_host();
-    facts.platform = host->os_release().machine;
+    Snapshot probed;
+    probe::probe_host(*host, probed);
+    facts.host = probed.host;
     // The interpreter named in the probe's own link map answers --help with its dirs.
     ProcessSpec spec{{pool().probe}, std::chrono::milliseconds(20000)};
     auto run = host->run(spec);
@@ -215,7 +219,23 @@ const SystemFacts& system_facts() {
         if (std::find(facts.hwcaps_subdirs.begin(), facts.hwcaps_subdirs.end(), sub) == facts.hwcaps_subdirs.end())
           facts.hwcaps_subdirs.push_back(sub);
       }
+    // $PLATFORM as ld.so itself expands it in LD_LIBRARY_PATH: glibc's dl_platform, which
+    // on Intel x86-64 CPUs is "haswell" / "xeon_phi" rather than AT_PLATFORM.
+    const std::string pmarker = "/nonexistent-ldm-platform";
+    ProcessSpec pdbg{{pool().probe, "libldmNONE.so.9"}, std::chrono::milliseconds(20000)};
+    pdbg.env_overrides = {{"LD_DEBUG", "libs"}, {"LD_LIBRARY_PATH", pmarker + "/$PLATFORM"}};
+    if (auto r = host->run(pdbg))
+      for (const auto& line : split(r->err, '\n')) {
+        size_t at = line.find("trying file=" + pmarker + "/");
+        if (at == std::string::npos) continue;
+        std::string rest = line.substr(at + 12 + pmarker.size() + 1);
+        facts.platform = rest.substr(0, rest.find('/'));
+        break;
+      }
+    // Files in the platform dir ld.so uses and in the one it would use on the other kind
+    // of x86-64 CPU, so that every machine tells a wrong $PLATFORM apart.
     facts.extra_dirs.push_back("p/" + facts.platform);
+    facts.extra_dirs.push_back(facts.platform == "x86_64" ? "p/haswell" : "p/x86_64");
     if (!facts.lib_token.empty()) facts.extra_dirs.push_back(facts.lib_token);
     if (!facts.hwcaps_subdirs.empty()) {
       facts.extra_dirs.push_back("d1/" + facts.hwcaps_subdirs.front());
@@ -415,7 +435,7 @@ std::string reader_disagrees(const LibraryFile& lf, const Variant& v) {
 Snapshot snapshot_of(const Layout& l, const SystemFacts& facts, std::string* reader_problems) {
   Snapshot s;
   s.origin = "test";
-  s.host.arch = facts.platform;  // the model derives $PLATFORM from it and $LIB from the default dirs
+  s.host = facts.host;  // the model derives $PLATFORM from its CPU and glibc, $LIB from the default dirs
   s.loader.default_dirs = facts.default_dirs;
   s.loader.ld_cache_state.status = ProbeStatus::kOk;  // no entry for the libldm* names (checked below)
   for (const auto& f : l.files) {
@@ -565,6 +585,18 @@ std::string compare(const Layout& l, const SystemFacts& facts, std::map<std::str
     }
   }
   return diff.str();
+}
+
+// glibc replaces AT_PLATFORM from CPU features on Intel (sysdeps/x86/cpu-features.c): the
+// model's rule over what the probe recorded must give what this machine's ld.so uses.
+TEST(LdSoDifferential, PlatformFromTheProbedCpuIsWhatLdSoExpands) {
+  const SystemFacts& facts = system_facts();
+  ASSERT_FALSE(facts.platform.empty()) << "LD_DEBUG=libs showed no $PLATFORM expansion";
+  std::printf("[ loader ] cpu %s (%s), glibc %s: ld.so $PLATFORM=%s, model %s\n", facts.host.cpu.vendor.c_str(),
+              facts.host.cpu.model.c_str(), facts.host.glibc_version.c_str(), facts.platform.c_str(),
+              ld_so_platform(facts.host).c_str());
+  EXPECT_FALSE(facts.host.glibc_version.empty());
+  EXPECT_EQ(ld_so_platform(facts.host), facts.platform);
 }
 
 TEST(LdSoDifferential, ModelChoosesWhatGlibcDlopenChoosesInEveryGeneratedLayout) {

@@ -342,6 +342,86 @@ TEST(LdSoDst, OriginLibAndPlatformExpandLikeGlibc) {
   EXPECT_EQ(expand_dst("$ORIGIN/x", "", "lib", "p"), std::nullopt);  // unknown origin: element dropped
 }
 
+// The $PLATFORM rule of glibc 2.26..2.42, sysdeps/x86/cpu-features.c init_cpu_features:
+// on arch_kind_intel, AVX512CD+AVX512ER+AVX512PF usable -> "xeon_phi"; otherwise AVX2, FMA,
+// BMI1, BMI2, LZCNT, MOVBE and POPCNT usable -> "haswell"; otherwise AT_PLATFORM stays.
+HostInfo x86_host(std::string vendor, std::string glibc = "2.36") {
+  HostInfo h;
+  h.arch = "x86_64";
+  h.glibc_version = std::move(glibc);
+  h.cpu.vendor = std::move(vendor);
+  for (Tri* t : {&h.cpu.avx, &h.cpu.avx2, &h.cpu.fma, &h.cpu.bmi1, &h.cpu.bmi2, &h.cpu.lzcnt, &h.cpu.movbe,
+                 &h.cpu.popcnt})
+    *t = Tri::kYes;  // a Haswell's flags
+  for (Tri* t : {&h.cpu.avx512f, &h.cpu.avx512cd, &h.cpu.avx512er, &h.cpu.avx512pf}) *t = Tri::kNo;
+  return h;
+}
+
+TEST(LdSoPlatform, IntelWithTheHaswellSetIsHaswell) {
+  EXPECT_EQ(ld_so_platform(x86_host("GenuineIntel")), "haswell");
+  HostInfo skylake_x = x86_host("GenuineIntel");  // AVX512F+CD without ER: not a Xeon Phi, still haswell
+  skylake_x.cpu.avx512f = skylake_x.cpu.avx512cd = Tri::kYes;
+  EXPECT_EQ(ld_so_platform(skylake_x), "haswell");
+  HostInfo glibc_2_42 = x86_host("GenuineIntel", "2.42");
+  EXPECT_EQ(ld_so_platform(glibc_2_42), "haswell");
+}
+
+TEST(LdSoPlatform, IntelWithAvx512ErAndPfIsXeonPhi) {
+  HostInfo knl = x86_host("GenuineIntel");  // Knights Landing: the Haswell set and AVX512F/CD/ER/PF
+  knl.cpu.avx512f = knl.cpu.avx512cd = knl.cpu.avx512er = knl.cpu.avx512pf = Tri::kYes;
+  EXPECT_EQ(ld_so_platform(knl), "xeon_phi");
+  knl.cpu.avx512pf = Tri::kNo;  // ER without PF: platform stays NULL there, and the haswell test follows
+  EXPECT_EQ(ld_so_platform(knl), "haswell");
+}
+
+TEST(LdSoPlatform, AnyMissingHaswellFeatureKeepsAtPlatform) {
+  for (Tri CpuInfo::*f : {&CpuInfo::avx2, &CpuInfo::fma, &CpuInfo::bmi1, &CpuInfo::bmi2, &CpuInfo::lzcnt,
+                          &CpuInfo::movbe, &CpuInfo::popcnt}) {
+    HostInfo h = x86_host("GenuineIntel");
+    h.cpu.*f = Tri::kNo;
+    EXPECT_EQ(ld_so_platform(h), "x86_64");
+  }
+}
+
+TEST(LdSoPlatform, OnlyIntelCpusAreRenamed) {
+  // cpu_features->basic.kind == arch_kind_intel only for "GenuineIntel"; AMD (this
+  // machine: an EPYC with every Haswell feature) and others keep AT_PLATFORM.
+  EXPECT_EQ(ld_so_platform(x86_host("AuthenticAMD")), "x86_64");
+  EXPECT_EQ(ld_so_platform(x86_host("CentaurHauls")), "x86_64");
+  HostInfo arm;
+  arm.arch = "aarch64";
+  arm.cpu.vendor = "GenuineIntel";
+  EXPECT_EQ(ld_so_platform(arm), "aarch64");
+}
+
+TEST(LdSoPlatform, GlibcBefore226KeepsAtPlatform) {
+  EXPECT_EQ(ld_so_platform(x86_host("GenuineIntel", "2.25")), "x86_64");
+  EXPECT_EQ(ld_so_platform(x86_host("GenuineIntel", "2.26")), "haswell");
+  EXPECT_EQ(ld_so_platform(x86_host("GenuineIntel", "")), "haswell");  // unknown version: a current glibc
+}
+
+TEST(LdSoPlatform, UnknownFlagsKeepAtPlatform) {
+  HostInfo old_snapshot;  // written before the flags were recorded
+  old_snapshot.arch = "x86_64";
+  old_snapshot.cpu.vendor = "GenuineIntel";
+  old_snapshot.cpu.avx2 = old_snapshot.cpu.fma = Tri::kYes;
+  EXPECT_EQ(ld_so_platform(old_snapshot), "x86_64");
+}
+
+TEST(LdSo, PlatformInARunpathExpandsToTheSnapshotsCpuPlatform) {
+  Snapshot s = base_snapshot();
+  s.host = x86_host("GenuineIntel");
+  s.libraries = {lib("/sp/p/x86_64/libx.so.1", "libx.so.1"), lib("/sp/p/haswell/libx.so.1", "libx.so.1")};
+  auto ld = LdSo::create(s, tf_like_process({}, {.runpath = {"/sp/p/$PLATFORM"}}));
+  ASSERT_TRUE(ld.has_value());
+  Resolution r = ld->find("libx.so.1", 2);
+  EXPECT_EQ(r.path, "/sp/p/haswell/libx.so.1");
+  s.host.cpu.vendor = "AuthenticAMD";
+  auto amd = LdSo::create(s, tf_like_process({}, {.runpath = {"/sp/p/$PLATFORM"}}));
+  ASSERT_TRUE(amd.has_value());
+  EXPECT_EQ(amd->find("libx.so.1", 2).path, "/sp/p/x86_64/libx.so.1");
+}
+
 TEST(LdSoDst, PathsNormaliseLexically) {
   EXPECT_EQ(normalize_path("/a/b/../c/./d/"), "/a/c/d");
   EXPECT_EQ(normalize_path("/../a"), "/a");

@@ -32,7 +32,8 @@ Snapshot no_gpu_machine() {
   s.host.arch = "x86_64";
   s.host.wsl2 = Tri::kNo;
   s.host.container = "docker";
-  s.host.cpu = {"GenuineIntel", "Intel(R) Xeon(R) CPU", Tri::kYes, Tri::kYes, Tri::kNo, Tri::kYes, "/proc/cpuinfo"};
+  s.host.cpu = {.vendor = "GenuineIntel", .model = "Intel(R) Xeon(R) CPU", .avx = Tri::kYes, .avx2 = Tri::kYes,
+                .avx512f = Tri::kNo, .fma = Tri::kYes, .source = "/proc/cpuinfo"};
   s.gpu_state = {ProbeStatus::kAbsent, "no NVIDIA display/3D controller (vendor 10de, class 0300/0302) in /sys/bus/pci/devices",
                  "/sys/bus/pci/devices"};
   s.driver.state = {ProbeStatus::kAbsent,

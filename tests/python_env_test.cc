@@ -152,6 +152,31 @@ TEST(PythonDiscovery, GivenInterpreterIsIncludedFirst) {
   EXPECT_EQ(envs[0].version, "3.9");
 }
 
+// A site-packages dir that cannot be listed leaves TensorFlow unknown, not absent.
+TEST(PythonPackages, UnlistableSitePackagesIsAFailedStateNotNoPackages) {
+  FakeHost host;
+  host.set_env("HOME", "/home/u");
+  host.set_env("PATH", "/home/u/proj/.venv/bin:/usr/bin");
+  host.add_file("/usr/bin/python3.11", test::elf64_stub(), 0755);
+  host.add_symlink("/home/u/proj/.venv/bin/python3", "/usr/bin/python3.11");
+  host.add_file("/home/u/proj/.venv/pyvenv.cfg", "home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\n");
+  const std::string site = "/home/u/proj/.venv/lib/python3.11/site-packages";
+  test::add_tensorflow(host, site, "tensorflow", "2.21.0", test::kLinuxBuildInfo221);
+  host.add_dir("/usr/lib/python3/dist-packages");
+  host.set_list_dir_error(site, Error::io("cannot list " + site + ": Permission denied"));
+
+  auto envs = read_all(host);
+  const PythonEnv* venv = find_env(envs, "/home/u/proj/.venv/bin/python3");
+  ASSERT_NE(venv, nullptr);
+  EXPECT_TRUE(venv->packages.empty());
+  EXPECT_TRUE(venv->tensorflow.empty());
+  EXPECT_EQ(venv->packages_state.status, ProbeStatus::kFailed);
+  EXPECT_NE(venv->packages_state.reason.find("Permission denied"), std::string::npos) << venv->packages_state.reason;
+  const PythonEnv* system = find_env(envs, "/usr/bin/python3.11");
+  ASSERT_NE(system, nullptr);
+  EXPECT_EQ(system->packages_state.status, ProbeStatus::kOk) << system->packages_state.reason;
+}
+
 TEST(PythonPackages, ReadsNameAndVersionFromMetadataNotTheDirName) {
   FakeHost host;
   const std::string site = "/s";

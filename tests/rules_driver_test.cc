@@ -137,6 +137,27 @@ TEST(RuleDriverPresence, NoGpuNoDriverIsTheGpuRulesBusiness) {
   EXPECT_EQ(rules::rule_gpu_presence(load_scenario("linux_no_gpu_no_tf"), test_kb()).size(), 1u);
 }
 
+// NVML says the driver is not loaded and /proc/driver/nvidia/version is missing: the
+// kernel module is not loaded, a blocker, even though cuDriverGetVersion answered.
+TEST(RuleDriverPresence, NvmlDriverNotLoadedWithoutTheKernelModuleIsABlocker) {
+  Snapshot s = load_scenario("linux_kernel_driver_not_loaded");
+  ASSERT_EQ(s.driver.state.status, ProbeStatus::kOk);  // as the probe records it: NVML unusable, CUDA answered
+  auto f = rules::rule_driver_presence(s, test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "driver_missing");
+  EXPECT_EQ(f[0].severity, Severity::kBlocker);
+  EXPECT_NE(f[0].title.find("kernel driver is not loaded"), std::string::npos) << f[0].title;
+  EXPECT_NE(f[0].evidence[0].fact.find("NVML_ERROR_DRIVER_NOT_LOADED"), std::string::npos) << f[0].evidence[0].fact;
+  EXPECT_NE(f[0].fix[0].find("modprobe nvidia"), std::string::npos) << f[0].fix[0];
+  // With the module loaded, NVML's answer is some other trouble: not this finding.
+  s.driver.kernel_module_version = "550.54.14";
+  EXPECT_TRUE(rules::rule_driver_presence(s, test_kb()).empty());
+  // WSL2 has no kernel module to read.
+  Snapshot wsl = load_scenario("linux_kernel_driver_not_loaded");
+  wsl.host.wsl2 = Tri::kYes;
+  EXPECT_TRUE(rules::rule_driver_presence(wsl, test_kb()).empty());
+}
+
 TEST(RuleDriverMismatch, RmVersionMismatchAndDifferingVersions) {
   EXPECT_EQ(rules::rule_driver_mismatch(load_scenario("linux_driver_library_mismatch"), test_kb()).size(), 1u);
   Snapshot s = load_scenario("linux_pip_and_cuda_good");

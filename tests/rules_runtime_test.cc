@@ -56,6 +56,40 @@ TEST(RuleCudaLibraries, Cuda12ForTf210SuggestsATfThatLoadsIt) {
   EXPECT_NE(f[0].fix.back().find("tensorflow==2.17.*"), std::string::npos) << f[0].fix.back();
 }
 
+// CUDA 13's libcusparse.so.12 and cuDNN 9 for CUDA 13 answer a CUDA 12 TF's dlopen by
+// name: a warning naming both CUDA versions, library by library.
+TEST(RuleOtherCudaMajor, SameSonameFromCuda13ForACuda12TfIsAWarningNamingBoth) {
+  Snapshot s = load_scenario("linux_cuda13_libs_for_tf218");
+  auto f = rules::rule_other_cuda_major(s, test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "cuda_library_other_major");
+  EXPECT_EQ(f[0].severity, Severity::kWarning);
+  EXPECT_NE(f[0].title.find("libcusparse.so.12"), std::string::npos) << f[0].title;
+  EXPECT_NE(f[0].title.find("libcudnn.so.9"), std::string::npos) << f[0].title;
+  EXPECT_NE(f[0].title.find("CUDA 13"), std::string::npos) << f[0].title;
+  EXPECT_EQ(f[0].title.find("libcufft"), std::string::npos) << "libcufft.so.11 is CUDA 12's name: the wheel's";
+  auto has = [&](const std::vector<Finding>& fs, const std::string& text) {
+    for (const auto& e : fs[0].evidence)
+      if (e.fact == text) return true;
+    return false;
+  };
+  EXPECT_TRUE(has(f, "libcusparse.so.12 comes from CUDA 13.0.96 (/usr/local/cuda-13.0), TensorFlow 2.18.0 was built for CUDA 12.5"));
+  EXPECT_TRUE(has(f, "libcudnn.so.9 comes from cuDNN 9.19.0 for CUDA 13 (/usr/local/cuda-13.0), TensorFlow 2.18.0 was built for CUDA 12.5"));
+  for (const auto& e : f[0].evidence) {
+    if (e.fact.starts_with("libcusparse.so.12")) {
+      EXPECT_FALSE(e.trail.empty()) << "the loader's trail comes with it";
+    }
+  }
+  EXPECT_NE(f[0].fix[0].find("/usr/local/cuda-13.0/lib"), std::string::npos) << f[0].fix[0];
+  // TF's own build_info names the CUDA it was built with, more precisely than the KB row.
+  s.pythons[0].tensorflow[0].build_info["cuda_version"] = "12.5.1";
+  EXPECT_TRUE(has(rules::rule_other_cuda_major(s, test_kb()),
+                  "libcusparse.so.12 comes from CUDA 13.0.96 (/usr/local/cuda-13.0), TensorFlow 2.18.0 was built for CUDA 12.5.1"));
+  // The wheels alone: every library is CUDA 12's.
+  EXPECT_TRUE(rules::rule_other_cuda_major(load_scenario("linux_pip_and_cuda_good"), test_kb()).empty());
+  EXPECT_TRUE(rules::rule_other_cuda_major(load_scenario("linux_gtx960_tf218"), test_kb()).empty());
+}
+
 TEST(RuleCudnn, MissingOldShadowingAndIncomplete) {
   EXPECT_EQ(ids(rules::rule_cudnn(load_scenario("win_cudnn81_missing"), test_kb())), std::set<std::string>{"cudnn_missing"});
   auto shadow = rules::rule_cudnn(load_scenario("linux_old_cudnn_shadows"), test_kb());

@@ -233,6 +233,39 @@ TEST_F(VerifyDoctorPrediction, DifferentAnswerReportsTheDifferenceLoudly) {
       << r.out;
 }
 
+// Reasons, not only yes/no: the fake TensorFlow reports the files its process mapped
+// (as the real check script reads them from /proc/self/maps), and each library whose file
+// differs from the predicted one is a difference of its own.
+TEST_F(VerifyDoctorPrediction, EachLibraryTfMappedFromAnotherFileThanPredictedIsADifference) {
+  std::string json =
+      R"({"schema": "tfgpu.tfcheck/1", "python": "3.11.9", "tf_version": "2.18.0", "gpus": ["/physical_device:GPU:0"],)"
+      R"( "matmul_cpu": {"ran": true, "device": "/job:localhost/replica:0/task:0/device:CPU:0", "ms": 30},)"
+      R"( "matmul_gpu": {"ran": true, "device": "/job:localhost/replica:0/task:0/device:GPU:0", "ms": 1},)"
+      R"( "results_match": true, "maps": ["/usr/lib/x86_64-linux-gnu/libc.so.6", "/v/sp/nvidia/cuda_runtime/lib/libcudart.so.12",)"
+      R"( "/usr/local/cuda-13.0/lib/libcusparse.so.12.6.3.3"]})";
+  write(python_, "#!/bin/sh\ncat <<'TFGPU_EOF'\n" + json + "\nTFGPU_EOF\n");
+  ::chmod(python_.c_str(), 0755);
+  std::string file = (root_ / "prediction.json").string();
+  write(file, R"({"will_use_gpu": true, "gpus": 1, "source": "my notes", "libraries": [)"
+              R"({"name": "libcudart.so.12", "component": "cudart", "path": "/v/sp/nvidia/cuda_runtime/lib/libcudart.so.12"},)"
+              R"({"name": "libcusparse.so.12", "component": "cusparse", "path": "/v/sp/nvidia/cusparse/lib/libcusparse.so.12"}]})");
+  auto r = verify({"--prediction", file, "--json"});
+  EXPECT_EQ(r.exit_code, kExitProblems) << r.out << r.err;
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
+  EXPECT_EQ(j["prediction"]["verdict"], "differs");
+  ASSERT_EQ(j["prediction"]["differences"].size(), 1u) << j["prediction"].dump();
+  EXPECT_EQ(j["prediction"]["differences"][0],
+            "libcusparse.so.12: TensorFlow mapped /usr/local/cuda-13.0/lib/libcusparse.so.12.6.3.3, the loader model chose "
+            "/v/sp/nvidia/cusparse/lib/libcusparse.so.12");
+  ASSERT_EQ(j["prediction"]["libraries"].size(), 2u);
+  EXPECT_EQ(j["prediction"]["libraries"][0]["agree"], true);
+  auto text = verify({"--prediction", file});
+  EXPECT_NE(text.out.find("  - libcusparse.so.12: TensorFlow mapped /usr/local/cuda-13.0/lib/libcusparse.so.12.6.3.3"),
+            std::string::npos)
+      << text.out;
+}
+
 TEST_F(VerifyDoctorPrediction, PredictionFileStillOverridesDoctor) {
   tensorflow_answers(1);
   std::string file = (root_ / "prediction.json").string();

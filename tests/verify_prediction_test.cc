@@ -7,6 +7,7 @@
 
 #include "cli/verify_prediction.h"
 #include "rules/rule_support.h"
+#include "support/doctor_scenarios.h"
 
 namespace tfgpu {
 namespace {
@@ -138,6 +139,27 @@ TEST(VerifyPrediction, AnInterpreterDoctorDidNotFindGetsANoteNotAnError) {
   // The report then says why there is nothing to compare with.
   Snapshot empty;
   EXPECT_FALSE(prediction_for_python(empty, {}, "/usr/bin/python3", same).prediction.has_value());
+}
+
+// The prediction's library choices are doctor's: the loader model over the KB's must-load
+// set, the path as the model spells it and resolved for /proc/self/maps.
+TEST(VerifyPrediction, LibraryChoicesAreTheLoaderModelsForEachMustLoadLibrary) {
+  Snapshot s = testing::load_scenario("linux_pip_and_cuda_good");
+  auto choices = model_library_choices(s, testing::test_kb(), s.pythons[0],
+                                       [](const std::string& p) { return "/resolved" + p; });
+  ASSERT_FALSE(choices.empty());
+  std::map<std::string, const gpu::LibraryChoice*> by_name;
+  for (const auto& c : choices) by_name[c.name] = &c;
+  ASSERT_TRUE(by_name.count("libcudart.so.12"));
+  const auto& cudart = *by_name["libcudart.so.12"];
+  EXPECT_EQ(cudart.component, "cudart");
+  EXPECT_EQ(cudart.path, "/home/bob/tf/lib/python3.11/site-packages/nvidia/cuda_runtime/lib/libcudart.so.12");
+  EXPECT_EQ(cudart.canonical, "/resolved" + cudart.path);
+  ASSERT_TRUE(by_name.count("libcuda.so.1"));
+  EXPECT_EQ(by_name["libcuda.so.1"]->path, "/usr/lib/x86_64-linux-gnu/libcuda.so.1");
+  // A CPU-only flavour loads no CUDA library.
+  s.pythons[0].tensorflow[0].package = "tensorflow-cpu";
+  EXPECT_TRUE(model_library_choices(s, testing::test_kb(), s.pythons[0], same).empty());
 }
 
 TEST(VerifyPrediction, DescribeSaysWhoPredictedWhat) {

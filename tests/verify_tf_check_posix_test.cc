@@ -199,6 +199,89 @@ TEST(TfCheckRun, InterpreterThatPrintsNothingUsefulIsNoAnswerWithItsStderr) {
   EXPECT_FALSE(missing.failure.empty());
 }
 
+// TensorFlow's mapped files against the loader model's choices, library by library.
+const char* kMappedJson =
+    R"({"schema": "tfgpu.tfcheck/1", "python": "3.11.9", "tf_version": "2.18.0", "built_with_cuda": true,)"
+    R"( "gpus": ["/physical_device:GPU:0"], "memory_growth": "enabled",)"
+    R"( "matmul_cpu": {"ran": true, "device": "/job:localhost/replica:0/task:0/device:CPU:0", "ms": 31.5},)"
+    R"( "matmul_gpu": {"ran": true, "device": "/job:localhost/replica:0/task:0/device:GPU:0", "ms": 0.4},)"
+    R"( "results_match": true, "maps": ["/usr/lib/x86_64-linux-gnu/libc.so.6",)"
+    R"( "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14", "/v/sp/nvidia/cuda_runtime/lib/libcudart.so.12",)"
+    R"( "/usr/local/cuda-13.0/lib/libcusparse.so.12.6.3.3", "/v/sp/nvidia/cudnn/lib/libcudnn.so.9"]})";
+
+TfPrediction with_libraries(TfPrediction p) {
+  p.libraries = {
+      {"libcuda.so.1", "driver", "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14", ""},
+      {"libcudart.so.12", "cudart", "/v/sp/tensorflow/../nvidia/cuda_runtime/lib/libcudart.so.12",
+       "/v/sp/nvidia/cuda_runtime/lib/libcudart.so.12", ""},
+      {"libcusparse.so.12", "cusparse", "/v/sp/tensorflow/../nvidia/cusparse/lib/libcusparse.so.12",
+       "/v/sp/nvidia/cusparse/lib/libcusparse.so.12", ""},
+      {"libcufft.so.11", "cufft", "/v/sp/nvidia/cufft/lib/libcufft.so.11", "/v/sp/nvidia/cufft/lib/libcufft.so.11", ""},
+      {"libcublas.so.12", "cublas", "", "", "libcublas.so.12: not found"},
+      {"libcudnn.so.9", "cudnn", "/v/sp/nvidia/cudnn/lib/libcudnn.so.9", "/v/sp/nvidia/cudnn/lib/libcudnn.so.9", ""}};
+  return p;
+}
+
+TEST(TfCheckLibraries, EachDisagreementNamesTheLibraryWhatTfMappedAndWhatTheModelChose) {
+  auto obs = parse_tf_check(kMappedJson);
+  ASSERT_TRUE(obs.has_value());
+  ASSERT_TRUE(obs->mapped.has_value());
+  EXPECT_EQ(obs->mapped->size(), 5u);
+  auto c = compare_prediction(with_libraries(will_use(1)), *obs);
+  EXPECT_EQ(c.verdict, PredictionCheck::Verdict::kDiffers) << "the GPU answer agrees, the reasons do not";
+  ASSERT_EQ(c.libraries.size(), 6u);
+  EXPECT_TRUE(c.libraries[0].agree) << "libcuda.so.1 -> its versioned file, through the canonical path";
+  EXPECT_TRUE(c.libraries[1].agree) << "$ORIGIN/.. spelling, same file";
+  EXPECT_FALSE(c.libraries[2].agree);
+  EXPECT_EQ(c.libraries[2].tf_mapped, "/usr/local/cuda-13.0/lib/libcusparse.so.12.6.3.3");
+  EXPECT_FALSE(c.libraries[3].agree);
+  EXPECT_TRUE(c.libraries[4].agree) << "neither found libcublas.so.12";
+  EXPECT_TRUE(c.libraries[5].agree);
+  ASSERT_EQ(c.differences.size(), 2u);
+  EXPECT_EQ(c.differences[0],
+            "libcusparse.so.12: TensorFlow mapped /usr/local/cuda-13.0/lib/libcusparse.so.12.6.3.3, the loader model chose "
+            "/v/sp/tensorflow/../nvidia/cusparse/lib/libcusparse.so.12 (= /v/sp/nvidia/cusparse/lib/libcusparse.so.12)");
+  EXPECT_EQ(c.differences[1],
+            "libcufft.so.11: TensorFlow mapped no such file, the loader model chose /v/sp/nvidia/cufft/lib/libcufft.so.11");
+  auto j = to_json(c);
+  EXPECT_EQ(j["libraries"].size(), 6u);
+  EXPECT_EQ(j["libraries"][2]["agree"], false);
+}
+
+TEST(TfCheckLibraries, AllAgreeingIsSaidInTheSummary) {
+  auto obs = *parse_tf_check(kMappedJson);
+  auto p = with_libraries(will_use(1));
+  p.libraries.erase(p.libraries.begin() + 2, p.libraries.begin() + 4);  // drop cusparse and cufft
+  auto c = compare_prediction(p, obs);
+  EXPECT_EQ(c.verdict, PredictionCheck::Verdict::kConfirmed);
+  EXPECT_EQ(c.summary, "prediction confirmed: TensorFlow uses 1 GPU; all 4 CUDA libraries are the files the loader model chose");
+}
+
+TEST(TfCheckLibraries, NothingIsComparedWhenTensorflowLoadedNoneOfThem) {
+  auto obs = *parse_tf_check(kCpuOnlyJson);
+  obs.mapped = std::vector<std::string>{"/usr/lib/x86_64-linux-gnu/libc.so.6",
+                                        "/usr/lib/x86_64-linux-gnu/libcuda.so.550.54.14"};
+  auto c = compare_prediction(with_libraries(will_not()), obs);
+  EXPECT_EQ(c.verdict, PredictionCheck::Verdict::kConfirmed);
+  EXPECT_TRUE(c.libraries.empty());
+  EXPECT_NE(c.libraries_note.find("mapped none of its CUDA libraries"), std::string::npos) << c.libraries_note;
+  obs.mapped.reset();  // Windows: no /proc/self/maps
+  EXPECT_NE(compare_prediction(with_libraries(will_not()), obs).libraries_note.find("/proc/self/maps"), std::string::npos);
+}
+
+// The real script in a real interpreter without TensorFlow: the import fails, and the
+// maps are still read, from the kernel's own list.
+TEST(TfCheckRun, TheScriptReportsTheFilesThisProcessMapped) {
+  auto host = make_system_host();
+  auto r = run_tf_check(*host, "python3", std::chrono::seconds(60));
+  ASSERT_TRUE(r.failure.empty()) << r.failure;
+  if (r.import_error.empty()) GTEST_SKIP() << "this python3 has TensorFlow";
+  ASSERT_TRUE(r.mapped.has_value());
+  bool libc = false;
+  for (const auto& m : *r.mapped) libc = libc || m.find("/libc.so.6") != std::string::npos;
+  EXPECT_TRUE(libc) << "python3 maps libc.so.6";
+}
+
 TEST(TfCheckRun, DifferenceIsRenderedLoudly) {
   auto host = make_system_host();
   report::VerifyOutcome v;

@@ -77,6 +77,7 @@ DoctorPrediction prediction_for_python(const Snapshot& s, const std::vector<Verd
     out.note = fmt::format("no prediction for {}: doctor did not find this interpreter", python);
     return out;
   }
+  out.env = env;
   if (env->tensorflow.empty()) {
     gpu::TfPrediction p;
     p.outcome = gpu::TfPrediction::Outcome::kWillNotUseGpu;
@@ -96,6 +97,30 @@ DoctorPrediction prediction_for_python(const Snapshot& s, const std::vector<Verd
   return out;
 }
 
+std::vector<gpu::LibraryChoice> model_library_choices(const Snapshot& s, const kb::KnowledgeBase& kb,
+                                                      const PythonEnv& env, const PathResolver& resolve) {
+  std::vector<gpu::LibraryChoice> out;
+  auto wp = rules::wheel_platform(s);
+  if (!wp) return out;
+  for (const auto& e : rules::tf_envs(s, kb)) {
+    if (e.py != &env || !e.release || !rules::tf_gpu_build(e, s, kb)) continue;
+    for (const auto& lib : kb.tf_libraries(*e.release, *wp).libraries) {
+      // Optional ones load later or on demand: their absence from the maps says nothing.
+      // The driver is loaded first of all (cuInit), so it is compared too.
+      if (!lib.must_load && lib.component != "driver") continue;
+      rules::Resolution r = rules::resolve(s, &e, lib.file);
+      gpu::LibraryChoice c;
+      c.name = lib.file;
+      c.component = lib.component;
+      c.path = r.found_path;
+      if (!c.path.empty()) c.canonical = resolve(c.path);
+      else c.why = r.loader.error.empty() ? loader::to_string(r.loader.outcome) : r.loader.error;
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
 DoctorPrediction predict_with_doctor(const Host& host, const kb::KnowledgeBase& kb, const std::string& python) {
   auto snap = doctor_live_snapshot(host, kb, {python});
   if (!snap) {
@@ -105,10 +130,14 @@ DoctorPrediction predict_with_doctor(const Host& host, const kb::KnowledgeBase& 
   }
   auto findings = run_rules(*snap, kb);
   auto verdicts = build_verdicts(*snap, kb, findings);
-  return prediction_for_python(*snap, verdicts, python, [&host](const std::string& p) {
+  PathResolver canonical = [&host](const std::string& p) {
     auto c = host.canonical(p);
     return c ? *c : p;
-  });
+  };
+  DoctorPrediction out = prediction_for_python(*snap, verdicts, python, canonical);
+  if (out.prediction && out.env) out.prediction->libraries = model_library_choices(*snap, kb, *out.env, canonical);
+  out.env = nullptr;  // the snapshot ends here
+  return out;
 }
 
 }  // namespace tfgpu

@@ -26,6 +26,7 @@ gpu::TfPrediction prediction_from_verdict(const Verdict& verdict);
 struct DoctorPrediction {
   std::optional<gpu::TfPrediction> prediction;
   std::string note;  // "no prediction for PATH: doctor did not find this interpreter"
+  const PythonEnv* env = nullptr;  // the environment picked (points into the snapshot given)
 };
 
 // Resolves symlinks (Host::canonical); returns the path itself when it cannot.
@@ -38,6 +39,13 @@ using PathResolver = std::function<std::string(const std::string&)>;
 // environment). An environment without TensorFlow is predicted not to use the GPU.
 DoctorPrediction prediction_for_python(const Snapshot& s, const std::vector<Verdict>& verdicts,
                                        const std::string& python, const PathResolver& resolve);
+
+// The loader model's file for each CUDA library TensorFlow must load in `env` (doctor's
+// list: the KB's must-load set of its release for the snapshot's platform, driver
+// included), with `resolve` giving the path as /proc/self/maps would name it. Empty when
+// `env` has no CUDA build of a release the KB knows.
+std::vector<gpu::LibraryChoice> model_library_choices(const Snapshot& s, const kb::KnowledgeBase& kb,
+                                                      const PythonEnv& env, const PathResolver& resolve);
 
 // Probes this machine the way `tfgpu doctor` does (with `python` added to the
 // interpreters), runs the rules and verdicts and picks the one for `python`.

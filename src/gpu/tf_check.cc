@@ -16,7 +16,27 @@ constexpr const char* kScript = R"PY(
 import json, os, sys, time
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
 out = {"schema": "tfgpu.tfcheck/1", "python": sys.version.split()[0]}
+def mapped():
+    # The shared objects this process really mapped (Linux), in first-mapped order.
+    try:
+        seen = []
+        with open("/proc/self/maps") as f:
+            for line in f:
+                parts = line.split(None, 5)
+                if len(parts) < 6:
+                    continue
+                p = parts[5].strip()
+                if p.endswith(" (deleted)"):
+                    p = p[:-10]
+                if p.startswith("/") and ".so" in p and p not in seen:
+                    seen.append(p)
+        return seen
+    except BaseException:
+        return None
 def emit():
+    m = mapped()
+    if m is not None:
+        out["maps"] = m
     sys.stdout.write("\n" + json.dumps(out) + "\n")
     sys.stdout.flush()
 try:
@@ -163,6 +183,7 @@ Result<TfCheckResult> parse_tf_check(const std::string& text) {
     r.matmul_gpu = matmul(j, "matmul_gpu");
     r.matmul_cpu = matmul(j, "matmul_cpu");
     if (auto m = j.find("results_match"); m != j.end() && m->is_boolean()) r.results_match = m->get<bool>();
+    if (auto m = j.find("maps"); m != j.end() && m->is_array()) r.mapped = strings(j, "maps");
     if (auto mp = j.find("mixed_precision"); mp != j.end() && mp->is_object()) {
       r.mixed_precision_policy = str(*mp, "policy");
       r.mixed_precision_compute_dtype = str(*mp, "compute_dtype");
@@ -264,6 +285,14 @@ Result<TfPrediction> prediction_from_json(const nlohmann::json& j, const std::st
   }
   p.reasons = strings(j, "reasons");
   p.source = str(j, "source");
+  if (auto libs = j.find("libraries"); libs != j.end()) {
+    if (!libs->is_array()) return fail(Error::input("prediction \"libraries\" must be an array"));
+    for (const auto& l : *libs) {
+      if (!l.is_object() || str(l, "name").empty())
+        return fail(Error::input("prediction \"libraries\": each entry needs a \"name\""));
+      p.libraries.push_back({str(l, "name"), str(l, "component"), str(l, "path"), str(l, "path"), str(l, "why")});
+    }
+  }
   return p;
 }
 
@@ -299,12 +328,77 @@ const char* to_string(PredictionCheck::Verdict v) {
   return "no_answer";
 }
 
+namespace {
+
+std::string base_name(const std::string& path) {
+  auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+std::vector<LibraryAgreement> compare_libraries(const std::vector<LibraryChoice>& predicted,
+                                                const std::vector<std::string>& mapped, std::string* note) {
+  std::vector<LibraryAgreement> out;
+  auto mapped_for = [&](const LibraryChoice& l) -> std::string {
+    const std::string model = l.canonical.empty() ? l.path : l.canonical;
+    for (const auto& m : mapped) {
+      std::string b = base_name(m);
+      if ((!model.empty() && m == model) || b == l.name || b.starts_with(l.name + ".")) return m;
+    }
+    return "";
+  };
+  bool reached = false;
+  for (const auto& l : predicted)
+    if (l.component != "driver" && !mapped_for(l).empty()) reached = true;
+  if (!reached) {
+    if (note)
+      *note = "TensorFlow mapped none of its CUDA libraries (it stopped before loading them: no driver or no device?), "
+              "so the loader model's choices were not checked";
+    return out;
+  }
+  for (const auto& l : predicted) {
+    LibraryAgreement a;
+    a.name = l.name;
+    a.tf_mapped = mapped_for(l);
+    a.model_chose = l.path;
+    const std::string model = l.canonical.empty() ? l.path : l.canonical;
+    a.agree = a.tf_mapped == model;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
 PredictionCheck compare_prediction(const std::optional<TfPrediction>& prediction, const TfCheckResult& obs) {
   PredictionCheck c;
   if (!obs.failure.empty()) {
     c.verdict = PredictionCheck::Verdict::kNoAnswer;
     c.summary = "TensorFlow gave no answer: " + obs.failure;
     return c;
+  }
+  // Reasons, not only yes/no: where each library came from, library by library.
+  std::vector<std::string> library_differences;
+  if (prediction && !prediction->libraries.empty()) {
+    if (!obs.mapped) {
+      c.libraries_note = "TensorFlow's mapped files are not known here (no /proc/self/maps)";
+    } else if (!obs.import_error.empty()) {
+      c.libraries_note = "`import tensorflow` failed, so no library choice was checked";
+    } else {
+      c.libraries = compare_libraries(prediction->libraries, *obs.mapped, &c.libraries_note);
+      for (const auto& a : c.libraries) {
+        if (a.agree) continue;
+        const LibraryChoice* l = nullptr;
+        for (const auto& x : prediction->libraries)
+          if (x.name == a.name) l = &x;
+        std::string model = a.model_chose.empty()
+                                ? "none" + (l && !l->why.empty() ? " (" + l->why + ")" : std::string())
+                                : a.model_chose + (l && !l->canonical.empty() && l->canonical != a.model_chose
+                                                       ? " (= " + l->canonical + ")"
+                                                       : std::string());
+        library_differences.push_back(fmt::format("{}: TensorFlow mapped {}, the loader model chose {}", a.name,
+                                                  a.tf_mapped.empty() ? "no such file" : a.tf_mapped, model));
+      }
+    }
   }
   const int seen = obs.import_error.empty() ? static_cast<int>(obs.gpus.size()) : 0;
   const bool gpu_works = seen > 0 && obs.matmul_gpu.ran && obs.matmul_gpu.device.find("GPU") != std::string::npos &&
@@ -314,6 +408,7 @@ PredictionCheck compare_prediction(const std::optional<TfPrediction>& prediction
     c.summary = fmt::format("no prediction to compare with; TensorFlow {} {} GPU{}",
                             obs.import_error.empty() ? "sees" : "failed to import and sees", seen,
                             seen == 1 ? "" : "s");
+    c.differences = library_differences;
     return c;
   }
   const auto& p = *prediction;
@@ -337,11 +432,14 @@ PredictionCheck compare_prediction(const std::optional<TfPrediction>& prediction
     c.differences.push_back(fmt::format("predicted TensorFlow would not use the GPU; it lists {} GPU{}{}", seen,
                                         seen == 1 ? "" : "s", gpu_works ? " and ran a matmul on /GPU:0" : ""));
   }
+  c.differences.insert(c.differences.end(), library_differences.begin(), library_differences.end());
   if (c.differences.empty()) {
     c.verdict = PredictionCheck::Verdict::kConfirmed;
     c.summary = p.outcome == TfPrediction::Outcome::kWillUseGpu
                     ? fmt::format("prediction confirmed: TensorFlow uses {} GPU{}", seen, seen == 1 ? "" : "s")
                     : "prediction confirmed: TensorFlow does not use the GPU";
+    if (!c.libraries.empty())
+      c.summary += fmt::format("; all {} CUDA libraries are the files the loader model chose", c.libraries.size());
   } else {
     c.verdict = PredictionCheck::Verdict::kDiffers;
     c.summary = "PREDICTION DIFFERS FROM TENSORFLOW'S REAL ANSWER";
@@ -376,7 +474,13 @@ nlohmann::json to_json(const TfCheckResult& r) {
 }
 
 nlohmann::json to_json(const PredictionCheck& c) {
-  return {{"verdict", to_string(c.verdict)}, {"summary", c.summary}, {"differences", c.differences}};
+  nlohmann::json libs = nlohmann::json::array();
+  for (const auto& a : c.libraries)
+    libs.push_back({{"name", a.name}, {"tf_mapped", a.tf_mapped}, {"model_chose", a.model_chose}, {"agree", a.agree}});
+  nlohmann::json j = {{"verdict", to_string(c.verdict)}, {"summary", c.summary}, {"differences", c.differences},
+                      {"libraries", libs}};
+  if (!c.libraries_note.empty()) j["libraries_note"] = c.libraries_note;
+  return j;
 }
 
 }  // namespace tfgpu::gpu

@@ -16,6 +16,15 @@
 
 namespace tfgpu::gpu {
 
+// One CUDA library TensorFlow loads and the file the prediction says it comes from.
+struct LibraryChoice {
+  std::string name;       // as TensorFlow dlopens it: "libcusparse.so.12"
+  std::string component;  // "cusparse"
+  std::string path;       // the file the loader model chose ("" when it finds none)
+  std::string canonical;  // `path` with symlinks resolved on this machine, as /proc/self/maps names it
+  std::string why;        // when `path` is "": why not (the loader model's words)
+};
+
 // What doctor predicts for one Python environment (filled by the doctor's verdict, or
 // read from a JSON file with --prediction; see docs/verify-json.md).
 struct TfPrediction {
@@ -24,6 +33,7 @@ struct TfPrediction {
   int gpus = 0;                      // expected GPU count when kWillUseGpu (0 = "at least one")
   std::vector<std::string> reasons;  // the blockers or the reasoning, one line each
   std::string source;                // "tfgpu doctor", or the file it was read from
+  std::vector<LibraryChoice> libraries;  // the libraries TF must load (doctor's list), where known
 };
 // Either tfgpu's small prediction object ({"will_use_gpu": true, "gpus": 1, ...}) or a whole
 // `tfgpu doctor --json` report, whose verdict for `python` is taken: the verdict whose
@@ -58,6 +68,9 @@ struct TfCheckResult {
   std::string mixed_precision_compute_dtype;
   std::string mixed_precision_error;
   std::string failure;  // set by the parent: the interpreter did not run or printed no JSON
+  // Shared objects in the process's /proc/self/maps when the check ended (the files TF
+  // really mapped, symlinks resolved by the kernel); nullopt where there is none (Windows).
+  std::optional<std::vector<std::string>> mapped;
 };
 
 // The Python program (no TensorFlow needed to generate it; it prints one JSON line).
@@ -66,13 +79,30 @@ Result<TfCheckResult> parse_tf_check(const std::string& stdout_text);
 // Runs `python -c <script>` through the host (a child process with a timeout).
 TfCheckResult run_tf_check(const Host& host, const std::string& python, std::chrono::milliseconds timeout);
 
+// One library: the file TensorFlow mapped and the one the loader model chose.
+struct LibraryAgreement {
+  std::string name;
+  std::string tf_mapped;    // "" when TF mapped no file of that name
+  std::string model_chose;  // "" when the model finds none
+  bool agree = false;
+};
+
 struct PredictionCheck {
   enum class Verdict { kConfirmed, kDiffers, kNoPrediction, kNoAnswer };
   Verdict verdict = Verdict::kNoPrediction;
   std::string summary;                   // one line
-  std::vector<std::string> differences;  // each way TensorFlow's answer differs
+  std::vector<std::string> differences;  // each way TensorFlow's answer differs (library choices included)
+  std::vector<LibraryAgreement> libraries;  // library by library, when both sides are known
+  std::string libraries_note;               // why libraries were not compared ("" when they were)
 };
 const char* to_string(PredictionCheck::Verdict v);  // "confirmed", "differs", "no_prediction", "no_answer"
+
+// The prediction's library choices against the files TF mapped (compare_prediction uses it).
+// A library's mapped file is the one named like it ("libcusparse.so.12", "libcusparse.so.12.6.3.3")
+// or the very file the model chose. Compared only when TF mapped at least one of them:
+// otherwise it stopped before loading its CUDA libraries (no driver, no device) and `note` says so.
+std::vector<LibraryAgreement> compare_libraries(const std::vector<LibraryChoice>& predicted,
+                                                const std::vector<std::string>& mapped, std::string* note);
 
 PredictionCheck compare_prediction(const std::optional<TfPrediction>& prediction, const TfCheckResult& observed);
 

@@ -165,8 +165,14 @@ FakeHost& FakeHost::fail_reads(const std::string& path) {
   return *this;
 }
 
+FakeHost& FakeHost::set_list_dir_error(const std::string& path, Error error) {
+  list_dir_errors_.insert_or_assign(key(path), std::move(error));
+  return *this;
+}
+
 Result<std::vector<DirEntry>> FakeHost::list_dir(const std::string& path) const {
   std::string dir = resolve(path, 0);
+  if (auto e = list_dir_errors_.find(dir); e != list_dir_errors_.end()) return fail(e->second);
   auto it = nodes_.find(dir);
   if (it == nodes_.end() || it->second.type != FileType::kDirectory) {
     return fail(Error::io(fmt::format("cannot list {}: No such directory", path)));

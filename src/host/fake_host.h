@@ -32,6 +32,8 @@ class FakeHost final : public Host {
   FakeHost& set_cpu_features(Result<CpuFeatures> cpu);
   using ProcessHandler = std::function<Result<ProcessResult>(const ProcessSpec&)>;
   FakeHost& set_process_handler(ProcessHandler handler);
+  // list_dir(path) fails with `error` (a directory that exists but cannot be read).
+  FakeHost& set_list_dir_error(const std::string& path, Error error);
   // Number of child processes the code under test asked for.
   int processes_run() const { return processes_run_; }
   // Bytes handed out by read_file and read_file_range so far (tests of ranged header reads).
@@ -79,6 +81,7 @@ class FakeHost final : public Host {
   std::map<std::string, std::string> registry_names_;  // normalised "key\0value" -> value name as given
   std::optional<Result<std::vector<PciDevice>>> pci_devices_;
   std::optional<Result<CpuFeatures>> cpu_features_;
+  std::map<std::string, Error> list_dir_errors_;  // normalised path -> error
   std::string cwd_ = "/";
   std::string self_exe_ = "/usr/local/bin/tfgpu";
   ProcessHandler process_handler_;

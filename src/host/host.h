@@ -39,6 +39,7 @@ struct OsRelease {
   std::string kernel_name;     // "Linux"
   std::string kernel_release;  // "6.1.0-18-amd64" or "5.15.146.1-microsoft-standard-WSL2"
   std::string machine;         // "x86_64"
+  std::string libc_version{};  // glibc's gnu_get_libc_version() ("2.36"); "" when not glibc
 };
 
 struct ProcessSpec {

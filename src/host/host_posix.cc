@@ -84,6 +84,15 @@ class PosixHost final : public Host {
       r.kernel_release = u.release;
       r.machine = u.machine;
     }
+#ifdef _CS_GNU_LIBC_VERSION
+    // "glibc 2.36": the C library this process runs with, the system's (tfgpu links it
+    // dynamically), so the one ld.so and TensorFlow use too. musl has no such name.
+    char buf[64] = {};
+    if (size_t n = confstr(_CS_GNU_LIBC_VERSION, buf, sizeof buf); n > 0 && n <= sizeof buf) {
+      std::string_view v(buf);
+      if (v.substr(0, 6) == "glibc ") r.libc_version = std::string(v.substr(6));
+    }
+#endif
     return r;
   }
 

@@ -8,9 +8,11 @@
 
 #include <algorithm>
 #include <deque>
+#include <initializer_list>
 
 #include "loader/file_index.h"
 #include "util/strings.h"
+#include "util/version.h"
 
 namespace tfgpu::loader {
 
@@ -92,6 +94,46 @@ std::optional<std::string> expand_dst(std::string_view element, std::string_view
   return out;
 }
 
+std::string ld_so_platform(const HostInfo& host) {
+  // The kernel's AT_PLATFORM on x86-64 is ELF_PLATFORM = utsname machine, "x86_64".
+  const std::string& at_platform = host.arch;
+  if (at_platform != "x86_64" || host.cpu.vendor != "GenuineIntel") return at_platform;
+  // glibc 2.26 (commit 1432d38ea0, BZ #21391) first set dl_platform from CPU features; before
+  // that ld.so kept AT_PLATFORM. An unknown version is taken as newer: the probe records it
+  // wherever glibc runs, and no supported distribution ships an older one.
+  if (!host.glibc_version.empty()) {
+    auto v = Version::parse(host.glibc_version);
+    if (v && *v < Version({2, 26})) return at_platform;
+  }
+  const CpuInfo& c = host.cpu;
+  auto yes = [](Tri t) { return t == Tri::kYes; };
+  auto known = [](std::initializer_list<Tri> ts) {
+    for (Tri t : ts)
+      if (t == Tri::kUnknown) return false;
+    return true;
+  };
+  if (!known({c.avx2, c.fma, c.bmi1, c.bmi2, c.lzcnt, c.movbe, c.popcnt, c.avx512f, c.avx512cd, c.avx512er,
+              c.avx512pf}))
+    return at_platform;
+  // glibc 2.36 sysdeps/x86/cpu-features.c, init_cpu_features (unchanged through 2.42):
+  //   if (cpu_features->basic.kind == arch_kind_intel) {
+  //     if (CPU_FEATURE_USABLE_P (cpu_features, AVX512CD)) {
+  //       if (CPU_FEATURE_USABLE_P (cpu_features, AVX512ER)) {
+  //         if (CPU_FEATURE_USABLE_P (cpu_features, AVX512PF)) platform = "xeon_phi"; } ...}
+  //     if (platform == NULL && AVX2 && FMA && BMI1 && BMI2 && LZCNT && MOVBE && POPCNT usable)
+  //       platform = "haswell";
+  //     if (platform != NULL) GLRO(dl_platform) = platform; }
+  // AVX512CD is only marked usable inside the AVX512F-usable branch (and 2.26 tested
+  // AVX512F_Usable itself), hence avx512f here. "Usable" also needs the OS to save the
+  // vector state; the kernel drops those flags from /proc/cpuinfo when it does not.
+  // (glibc 2.26 as released set dl_platform to NULL on other CPUs; BZ #22299 fixed that
+  // in 2.27 and on the 2.26 branch.)
+  if (yes(c.avx512f) && yes(c.avx512cd) && yes(c.avx512er) && yes(c.avx512pf)) return "xeon_phi";
+  if (yes(c.avx2) && yes(c.fma) && yes(c.bmi1) && yes(c.bmi2) && yes(c.lzcnt) && yes(c.movbe) && yes(c.popcnt))
+    return "haswell";
+  return at_platform;
+}
+
 const LdCacheEntry* ld_cache_lookup(const LoaderInfo& loader, std::string_view name, int elf_class_bits,
                                     std::string_view machine) {
   auto norm = [](std::string_view m) {
@@ -156,7 +198,7 @@ class Searcher {
     arch_.bits = main_elf.bits ? main_elf.bits : 64;
     arch_.machine = norm_machine(main_elf.machine.empty() ? snap.host.arch : main_elf.machine);
     lib_token_ = process.lib_token.empty() ? derive_lib_token(snap) : process.lib_token;
-    platform_token_ = process.platform_token.empty() ? snap.host.arch : process.platform_token;
+    platform_token_ = process.platform_token.empty() ? ld_so_platform(snap.host) : process.platform_token;
   }
 
   Resolution find(const LinuxProcess& p, const std::string& name, int requester) const {

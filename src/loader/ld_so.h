@@ -89,6 +89,12 @@ const LdCacheEntry* ld_cache_lookup(const LoaderInfo& loader, std::string_view n
 std::optional<std::string> expand_dst(std::string_view element, std::string_view origin, std::string_view lib_token,
                                       std::string_view platform_token);
 
+// What ld.so substitutes for $PLATFORM (glibc's GLRO(dl_platform)) on the machine of
+// `host`: the kernel's AT_PLATFORM (`uname -m` on x86-64), which glibc >= 2.26 replaces on
+// Intel x86-64 CPUs by "xeon_phi" or "haswell" from the CPU's features (docs/loader-model.md).
+// Feature flags the snapshot does not know leave AT_PLATFORM.
+std::string ld_so_platform(const HostInfo& host);
+
 // "/a/b/../c/./d" -> "/a/c/d" (lexical, as the snapshot records canonical paths).
 std::string normalize_path(std::string_view path);
 

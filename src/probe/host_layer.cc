@@ -58,6 +58,16 @@ void read_cpu(const Host& host, CpuInfo& cpu) {
   cpu.avx2 = flag(flags, "avx2");
   cpu.avx512f = flag(flags, "avx512f");
   cpu.fma = flag(flags, "fma");
+  // What glibc's ld.so reads to choose $PLATFORM (loader::ld_so_platform). LZCNT is
+  // CPUID 0x80000001 ECX bit 5, which the kernel names "abm" (X86_FEATURE_ABM).
+  cpu.bmi1 = flag(flags, "bmi1");
+  cpu.bmi2 = flag(flags, "bmi2");
+  cpu.lzcnt = flag(flags, "abm");
+  cpu.movbe = flag(flags, "movbe");
+  cpu.popcnt = flag(flags, "popcnt");
+  cpu.avx512cd = flag(flags, "avx512cd");
+  cpu.avx512er = flag(flags, "avx512er");
+  cpu.avx512pf = flag(flags, "avx512pf");
 }
 
 // Windows (no /proc/cpuinfo): CPUID through the Host; left unknown when the host cannot.
@@ -95,6 +105,7 @@ void probe_host(const Host& host, Snapshot& s) {
   OsRelease rel = host.os_release();
   h.kernel = rel.kernel_release;
   h.arch = rel.machine;
+  h.glibc_version = rel.libc_version;
   if (host.platform() != Platform::kLinux) {
     h.wsl2 = Tri::kNo;
     read_cpuid_features(host, h.cpu);

@@ -309,10 +309,25 @@ PythonEnv read_environment(const Host& host, const Candidate& c) {
     std::string home = home_dir(host);
     if (!home.empty()) add_site(host, env.site_packages, path_join(home, ".local/lib/python" + minor + "/site-packages"));
   }
+  // Packages not listed are unknown, not absent: "no TensorFlow" needs every dir read.
+  std::vector<std::string> unlisted;
   for (const auto& site : env.site_packages) {
-    auto pkgs = relevant_packages(host, site);
-    env.packages.insert(env.packages.end(), pkgs.begin(), pkgs.end());
+    auto pkgs = list_relevant_packages(host, site);
+    if (!pkgs) {
+      unlisted.push_back(site + ": " + pkgs.error().message);
+      continue;
+    }
+    env.packages.insert(env.packages.end(), pkgs->begin(), pkgs->end());
   }
+  if (!unlisted.empty())
+    env.packages_state = {ProbeStatus::kFailed, "cannot list " + join(unlisted, "; "), "site-packages"};
+  else if (env.site_packages.empty())
+    env.packages_state = {ProbeStatus::kFailed,
+                          minor.empty() ? "Python version unknown, so its site-packages dir was not found"
+                                        : "no site-packages dir found under " + env.prefix,
+                          env.prefix};
+  else
+    env.packages_state = {ProbeStatus::kOk, "", join(env.site_packages, ", ")};
   env.tensorflow = read_tensorflow(host, env);
   return env;
 }
@@ -326,9 +341,13 @@ bool is_relevant_package(const std::string& n) {
 }
 
 std::vector<PythonPackage> relevant_packages(const Host& host, const std::string& site_packages) {
+  return list_relevant_packages(host, site_packages).value_or(std::vector<PythonPackage>{});
+}
+
+Result<std::vector<PythonPackage>> list_relevant_packages(const Host& host, const std::string& site_packages) {
   std::vector<PythonPackage> out;
   auto entries = host.list_dir(site_packages);
-  if (!entries) return out;
+  if (!entries) return fail(entries.error());
   for (const auto& e : *entries) {
     bool dist = ends_with(e.name, ".dist-info");
     bool egg = ends_with(e.name, ".egg-info");

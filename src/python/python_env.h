@@ -29,6 +29,9 @@ std::vector<Candidate> find_interpreters(const Host& host, const std::vector<std
 PythonEnv read_environment(const Host& host, const Candidate& c);
 
 // Relevant distributions in one site-packages dir (dist-info / egg-info), sorted by name.
+// The error when the dir cannot be listed (permissions, I/O): its packages are unknown.
+Result<std::vector<PythonPackage>> list_relevant_packages(const Host& host, const std::string& site_packages);
+// The same, nothing where the dir cannot be listed.
 std::vector<PythonPackage> relevant_packages(const Host& host, const std::string& site_packages);
 bool is_relevant_package(const std::string& normalized_name);
 

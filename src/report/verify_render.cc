@@ -109,6 +109,7 @@ void tf_lines(std::string& out, const VerifyOutcome& v, Colour c) {
     if (!v.predicted.empty()) out += "\n  " + v.predicted + "\n";
     out += "\n" + paint(c, bad ? "1;31" : "1", (bad ? "!!! " : "") + p.summary) + "\n";
     for (const auto& d : p.differences) out += "  - " + d + "\n";
+    if (!p.libraries_note.empty()) out += "  (" + p.libraries_note + ")\n";
   }
 }
 

@@ -7,12 +7,51 @@
 
 namespace tfgpu::rules {
 
+namespace {
+
+// NVML's nvmlInit answer when the user-space driver is there but the kernel driver is
+// not ("NVML_ERROR_DRIVER_NOT_LOADED (9)", nvml.h: "NVIDIA driver is not loaded").
+const LoadAttempt* nvml_driver_not_loaded(const Snapshot& s) {
+  for (const auto& a : s.driver.attempts)
+    if (a.library == "nvml" && a.init_result.starts_with("NVML_ERROR_DRIVER_NOT_LOADED")) return &a;
+  return nullptr;
+}
+
+// Linux only: the kernel module is loaded exactly when /proc/driver/nvidia/version
+// exists, which the driver probe reads there (WSL2 has no such module).
+Finding kernel_driver_not_loaded(const Snapshot& s, const LoadAttempt& nvml) {
+  Finding f;
+  f.id = "driver_missing";
+  f.layer = Layer::kDriver;
+  f.severity = Severity::kBlocker;
+  f.title = "The NVIDIA kernel driver is not loaded: TensorFlow cannot see any GPU";
+  f.evidence.push_back(fact(fmt::format("nvmlInit: {} ({})", nvml.init_result, nvml.opened), "nvml"));
+  f.evidence.push_back(fact("no /proc/driver/nvidia/version: the nvidia kernel module is not loaded", "driver probe"));
+  for (const auto& g : s.gpus) f.evidence.push_back(fact(fmt::format("GPU {} ({}) on the PCI bus", g.name, g.pci_id), g.source));
+  f.fix.push_back("Load it: sudo modprobe nvidia, and read its error: \"Key was rejected by service\" means Secure Boot "
+                  "refuses the unsigned module (enroll the driver's MOK key: sudo mokutil --import, reboot, or sign it); "
+                  "\"Module nvidia not found\" means it was not built for this kernel (`uname -r`): reinstall the driver "
+                  "or run sudo dkms autoinstall");
+  f.fix.push_back("If nouveau is loaded (lsmod | grep nouveau), blacklist it and rebuild the initramfs, then reboot");
+  f.fix.push_back("Check: sudo dmesg | grep -i nvidia; cat /proc/driver/nvidia/version and nvidia-smi must work, then `tfgpu doctor`");
+  return f;
+}
+
+}  // namespace
+
 std::vector<Finding> rule_driver_presence(const Snapshot& s, const kb::KnowledgeBase& kb) {
   std::vector<Finding> out;
   if (s.host.os == "macos" || !s.host.container.empty() || is_wsl2(s)) return out;
-  if (s.driver.state.status != ProbeStatus::kAbsent) return out;  // failed: mismatch etc., not "missing"
   // No GPU at all: rule_gpu_presence speaks; a driver would not help.
   if (s.gpus.empty() && (s.gpu_state.status == ProbeStatus::kAbsent || s.gpu_state.status == ProbeStatus::kOk)) return out;
+  // User-space driver without its kernel module. The probe may still call the driver "ok":
+  // cuDriverGetVersion answers from the library alone, but cuInit and NVML cannot work.
+  if (s.host.os == "linux" && probed(s.driver.state) && s.driver.kernel_module_version.empty())
+    if (const LoadAttempt* nvml = nvml_driver_not_loaded(s)) {
+      out.push_back(kernel_driver_not_loaded(s, *nvml));
+      return out;
+    }
+  if (s.driver.state.status != ProbeStatus::kAbsent) return out;  // failed: mismatch etc., not "missing"
   Finding f;
   f.id = "driver_missing";
   f.layer = Layer::kDriver;

@@ -31,6 +31,7 @@ TFGPU_RULE(cudnn);
 TFGPU_RULE(zlibwapi);
 TFGPU_RULE(multiple_cuda);
 TFGPU_RULE(stray_library);
+TFGPU_RULE(other_cuda_major);
 TFGPU_RULE(path_planting);
 TFGPU_RULE(xla);
 TFGPU_RULE(memory);

@@ -29,6 +29,13 @@ bool runtime_looked(const Snapshot& s) {
   return s.runtime_state.status == ProbeStatus::kOk || s.runtime_state.status == ProbeStatus::kAbsent;
 }
 
+bool python_unknown(const Snapshot& s) {
+  if (s.python_state.status == ProbeStatus::kFailed || s.python_state.status == ProbeStatus::kUnsupported) return true;
+  for (const auto& py : s.pythons)
+    if (py.packages_state.status == ProbeStatus::kFailed) return true;
+  return false;
+}
+
 bool env_known(const Snapshot& s) { return s.host.state.status == ProbeStatus::kOk; }
 
 std::optional<std::string> env_var(const Snapshot& s, const std::string& name) {

@@ -30,6 +30,9 @@ bool runtime_looked(const Snapshot& s);
 // The environment variables were read (they come with the host layer); a partial
 // Snapshot from a log has at most a few of them and must not be read as "unset".
 bool env_known(const Snapshot& s);
+// Whether a TensorFlow install could be missing from the snapshot because looking for it
+// failed: the Python probe failed, or an environment's packages could not be listed.
+bool python_unknown(const Snapshot& s);
 std::optional<std::string> env_var(const Snapshot& s, const std::string& name);
 
 // One Python environment with TensorFlow.

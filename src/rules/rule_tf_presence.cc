@@ -9,7 +9,8 @@ namespace tfgpu::rules {
 
 std::vector<Finding> rule_tf_presence(const Snapshot& s, const kb::KnowledgeBase& kb) {
   std::vector<Finding> out;
-  if (!probed(s.python_state) || !tf_envs(s, kb).empty()) return out;
+  // "Not installed" is a fact only when every environment was read (else the verdict is cannot_tell).
+  if (!probed(s.python_state) || python_unknown(s) || !tf_envs(s, kb).empty()) return out;
   Finding f;
   f.id = "tensorflow_not_installed";
   f.layer = Layer::kFramework;

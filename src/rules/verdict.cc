@@ -138,6 +138,32 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
       out.push_back(v);
       return out;
     }
+    // A probe that failed has not found "no TensorFlow": the facts are missing.
+    if (python_unknown(s)) {
+      v.kind = VerdictKind::kCannotTell;
+      if (s.python_state.status != ProbeStatus::kOk && s.python_state.status != ProbeStatus::kAbsent)
+        v.because.push_back(fmt::format("the Python probe {} ({})", s.python_state.status == ProbeStatus::kFailed ? "failed" : "could not run",
+                                        s.python_state.reason.empty() ? "no reason given" : s.python_state.reason));
+      for (const auto& py : s.pythons)
+        if (py.packages_state.status == ProbeStatus::kFailed) {
+          v.because.push_back(fmt::format("the packages of {} could not be listed ({})", env_label(py), py.packages_state.reason));
+          v.run.push_back(fmt::format("{} -c \"import tensorflow as tf; print(tf.__version__, tf.config.list_physical_devices('GPU'))\"",
+                                      py.executable.empty() ? "python" : py.executable));
+        }
+      if (v.run.empty())
+        v.run.push_back("python -c \"import tensorflow as tf; print(tf.__version__, tf.config.list_physical_devices('GPU'))\"");
+      v.sentence = fmt::format("Cannot tell whether TensorFlow will use the GPU, because {}; run: {}.", join_because(v.because),
+                               join(v.run, "; "));
+      std::vector<std::string> blocked;
+      for (const Finding* b : blockers_for(findings, "")) {
+        v.blocker_ids.push_back(b->id);
+        blocked.push_back(b->title);
+      }
+      if (!blocked.empty())
+        v.sentence += fmt::format(" Wherever it is installed, TensorFlow would not use a GPU here, because: {}.", join_because(blocked));
+      out.push_back(v);
+      return out;
+    }
     v.kind = VerdictKind::kNoTensorflow;
     for (const Finding* b : blockers_for(findings, "")) {
       v.blocker_ids.push_back(b->id);

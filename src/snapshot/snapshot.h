@@ -39,6 +39,16 @@ struct CpuInfo {
   Tri avx2 = Tri::kUnknown;
   Tri avx512f = Tri::kUnknown;
   Tri fma = Tri::kUnknown;
+  // What glibc's ld.so reads to pick $PLATFORM on Intel x86-64 (sysdeps/x86/cpu-features.c,
+  // init_cpu_features: "haswell", "xeon_phi"); /proc/cpuinfo names, lzcnt is its "abm" flag.
+  Tri bmi1 = Tri::kUnknown;
+  Tri bmi2 = Tri::kUnknown;
+  Tri lzcnt = Tri::kUnknown;
+  Tri movbe = Tri::kUnknown;
+  Tri popcnt = Tri::kUnknown;
+  Tri avx512cd = Tri::kUnknown;
+  Tri avx512er = Tri::kUnknown;
+  Tri avx512pf = Tri::kUnknown;
   std::string source;  // "/proc/cpuinfo", "cpuid"
 };
 
@@ -47,6 +57,7 @@ struct HostInfo {
   std::string distro;     // "Debian GNU/Linux 12 (bookworm)", "Windows 10 Pro 22H2 (build 19045)"
   std::string kernel;     // uname -r, or the Windows build "10.0.19045"
   std::string arch;       // "x86_64", "aarch64", "AMD64"
+  std::string glibc_version;  // "2.36": the C library's own answer (gnu_get_libc_version); "" unknown / not glibc
   Tri wsl2 = Tri::kUnknown;
   std::string container;  // "" none/unknown, "docker", "podman", "kubernetes", "lxc"
   CpuInfo cpu;
@@ -201,6 +212,8 @@ struct PythonEnv {
   bool active = false;     // the one `python` resolves to now (VIRTUAL_ENV, CONDA_PREFIX, first on PATH)
   std::vector<std::string> site_packages;
   std::vector<PythonPackage> packages;  // relevant ones: tensorflow*, tf-*, keras, nvidia-*, torch, jax*, tensorrt
+  ProbeState packages_state;  // kFailed: a site-packages dir could not be listed (or none was found), so
+                              // `packages` may miss some; kNotProbed in snapshots older than the field
   std::vector<TensorflowInstall> tensorflow;
   std::string source;      // how it was found: "PATH", "pyenv", "conda environments.txt", "--python"
 };

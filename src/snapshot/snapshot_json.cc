@@ -12,8 +12,10 @@ NLOHMANN_JSON_SERIALIZE_ENUM(ProbeStatus, {{ProbeStatus::kNotProbed, "not_probed
 NLOHMANN_JSON_SERIALIZE_ENUM(Tri, {{Tri::kUnknown, "unknown"}, {Tri::kNo, "no"}, {Tri::kYes, "yes"}})
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ProbeState, status, reason, source)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CpuInfo, vendor, model, avx, avx2, avx512f, fma, source)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, os, distro, kernel, arch, wsl2, container, cpu, state)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CpuInfo, vendor, model, avx, avx2, avx512f, fma, bmi1, bmi2, lzcnt,
+                                                movbe, popcnt, avx512cd, avx512er, avx512pf, source)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, os, distro, kernel, arch, glibc_version, wsl2, container, cpu,
+                                                state)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuInfo, index, name, pci_id, pci_bus_id, compute_capability,
                                                 memory_total_bytes, memory_free_bytes, uuid, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoadAttempt, library, tried, errors, opened, init_result)
@@ -34,7 +36,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonPackage, name, version, lo
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TensorflowInstall, package, version, location, build_info,
                                                 build_info_state, dlopen_caller, dlopen_caller_source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(PythonEnv, executable, prefix, version, bits, kind, name, active,
-                                                site_packages, packages, tensorflow, source)
+                                                site_packages, packages, packages_state, tensorflow, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SearchDirInfo, path, world_writable, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Snapshot, schema_version, tool_version, created_at, origin, host,
                                                 gpu_state, gpus, driver, env, runtime_state, cuda, cudnn, libraries,
@@ -75,7 +77,9 @@ namespace {
 Result<void> check_enums(const nlohmann::json& j, const std::string& path) {
   static const std::vector<std::string> kStatus = {"not_probed", "ok", "absent", "unsupported", "failed"};
   static const std::vector<std::string> kTri = {"unknown", "no", "yes"};
-  static const std::vector<std::string> kTriKeys = {"avx", "avx2", "avx512f", "fma", "wsl2", "world_writable"};
+  static const std::vector<std::string> kTriKeys = {"avx",    "avx2",   "avx512f",  "fma",      "bmi1",
+                                                     "bmi2",   "lzcnt",  "movbe",    "popcnt",   "avx512cd",
+                                                     "avx512er", "avx512pf", "wsl2", "world_writable"};
   if (j.is_object()) {
     for (const auto& [k, v] : j.items()) {
       std::string here = path + "." + k;

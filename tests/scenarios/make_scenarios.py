@@ -492,7 +492,8 @@ m["pythons"] = [python_env(f"{prefix}/bin/python", prefix, "3.11.9", "conda", "t
                            [pkg("tensorflow", "2.15.1", site)] + packages, ("tensorflow", "2.15.1"))]
 S["linux_conda_cudatoolkit_conflict"] = m
 expect("linux_conda_cudatoolkit_conflict", "Linux conda env: conda cudatoolkit 11.8 (and its cuDNN 8.8 on LD_LIBRARY_PATH) next to TF 2.15's pip CUDA 12 wheels",
-       GOOD_INFO + ["conda_cuda_conflict", "cudnn_version_mismatch"], [will_not("conda_cuda_conflict", "cudnn_version_mismatch")], 1)
+       GOOD_INFO + ["conda_cuda_conflict", "cudnn_version_mismatch", "cuda_library_other_major"],
+       [will_not("conda_cuda_conflict", "cudnn_version_mismatch")], 1)
 
 S["linux_ld_library_path_world_writable"] = linux_system_machine(
     ld_path="/tmp/libs:/usr/local/cuda-11.8/lib64",
@@ -527,7 +528,7 @@ m = linux_system_machine(tf_version="2.10.0", ld_path="/usr/local/cuda-12.2/lib6
 m["env"]["PATH"] = "/usr/local/cuda-12.2/bin:/usr/bin:/bin"
 S["linux_cuda12_for_tf210"] = m
 expect("linux_cuda12_for_tf210", "Linux, TF 2.10 (CUDA 11.2 names) with only a CUDA 12.2 toolkit installed",
-       GOOD_INFO + ["ptx_jit_slow", "cuda_version_mismatch"], [will_not("cuda_version_mismatch")], 1)
+       GOOD_INFO + ["ptx_jit_slow", "cuda_version_mismatch", "cuda_library_other_major"], [will_not("cuda_version_mismatch")], 1)
 
 libs12, cuda12, _ = system_cuda("12.2.140", "/usr/local/cuda-12.2", "", names=[("cudart", "libcudart.so.12")])
 S["linux_two_cuda_on_ld_library_path"] = linux_system_machine(
@@ -600,6 +601,79 @@ expect("partial_from_log", "Only a log's facts (Linux, TF 2.15): every layer not
        [{"kind": "cannot_tell"}], 0)
 
 
+# --- Hand-written: states no machine here can be put in for a real probe. Each says so in
+# a top-level "provenance" key (readers ignore it; docs/snapshot.md).
+
+def hand_written(snap, why):
+    snap["provenance"] = "hand-written: " + why
+    return snap
+
+
+# CUDA 13 toolkit (with cuDNN 9 for CUDA 13 copied in, as /usr/local/cuda-13.0 here) first on
+# LD_LIBRARY_PATH in front of a TF 2.18 [and-cuda] venv (CUDA 12.5): libcusparse.so.12 and
+# libcudnn.so.9 carry the same names in CUDA 13, so TF's dlopen takes them from there.
+CUDA13 = "/usr/local/cuda-13.0/lib"
+m = linux_pip_machine(tf_version="2.18.0", cudnn_major=9, cudnn_version="9.3.0.75", cuda_version="12.5.82",
+                      env_extra={"LD_LIBRARY_PATH": CUDA13})
+m["libraries"] += [lib(f"{CUDA13}/{f}", c, v, "cuda:/usr/local/cuda-13.0") for c, f, v in [
+    ("cudart", "libcudart.so.13", "13.0.96"), ("cublas", "libcublas.so.13", "13.1.0.3"),
+    ("cublasLt", "libcublasLt.so.13", "13.1.0.3"), ("cufft", "libcufft.so.12", "12.0.0.61"),
+    ("curand", "libcurand.so.10", "10.4.0.35"), ("cusolver", "libcusolver.so.12", "12.0.4.66"),
+    ("cusparse", "libcusparse.so.12", "12.6.3.3"),
+    ("nvjitlink", "libnvJitLink.so.13", "13.0.88"), ("cudnn", "libcudnn.so.9", "9.19.0")]]
+m["libraries"] += [lib(f"{CUDA13}/{sub}", "cudnn", "9.19.0", "cuda:/usr/local/cuda-13.0") for sub in CUDNN9_SUBLIBS]
+m["cuda"].append({"root": "/usr/local/cuda-13.0", "version": "13.0.96", "version_source": "/usr/local/cuda-13.0/version.json",
+                  "kind": "toolkit", "package": "", "lib_dirs": [CUDA13]})
+m["cudnn"].append({"root": "/usr/local/cuda-13.0", "version": "9.19.0",
+                   "version_source": "/usr/local/cuda-13.0/include/cudnn_version.h", "kind": "toolkit", "package": "",
+                   "cuda_major": "13", "lib_dirs": [CUDA13]})
+S["linux_cuda13_libs_for_tf218"] = hand_written(m, "no TF 2.18 venv or second CUDA on the machine that wrote it; "
+                                                   "file names and versions as in CUDA 13.0 and the TF 2.18 wheels")
+expect("linux_cuda13_libs_for_tf218", "Linux, TF 2.18 [and-cuda] (CUDA 12.5), CUDA 13.0 first on LD_LIBRARY_PATH: "
+       "its libcurand.so.10, libcusparse.so.12 and cuDNN 9 load instead of the wheels'",
+       ["gpu_memory_preallocation", "mixed_precision_available", "device_placement_check", "cuda_library_other_major"],
+       [will_use(1)], 0)
+
+# The Python probe failed: that is not "no TensorFlow".
+m = linux_pip_machine()
+m["pythons"] = []
+m["python_state"] = {"status": "failed", "reason": "timed out after 10000 ms listing /home/bob/tf", "source": "python probe"}
+S["linux_python_probe_failed"] = hand_written(m, "the probe's Python layer does not fail on any tree it was run on")
+expect("linux_python_probe_failed", "Linux, RTX 4090 with a driver: the Python probe failed, so whether TF is there is unknown",
+       [], [{"kind": "cannot_tell"}], 0)
+
+# A venv whose site-packages cannot be listed (another user's, mode 0700).
+m = linux_pip_machine()
+prefix, site = venv()
+m["pythons"][0].update({"packages": [], "tensorflow": [],
+                        "packages_state": {"status": "failed", "reason": f"cannot list {site}: Permission denied",
+                                           "source": "site-packages"}})
+m["libraries"] = [l for l in m["libraries"] if l["origin"] != "tensorflow"]
+S["linux_site_packages_unreadable"] = hand_written(m, "the tests run as root, which reads every directory")
+expect("linux_site_packages_unreadable", "Linux, a venv whose site-packages cannot be listed (Permission denied): TensorFlow unknown",
+       [], [{"kind": "cannot_tell"}], 0)
+
+# The user-space driver is installed but the kernel module is not loaded (Secure Boot refused
+# it, or it was not built for this kernel): nvmlInit says DRIVER_NOT_LOADED, there is no
+# /proc/driver/nvidia/version, and cuDriverGetVersion still answers from the library alone,
+# so the driver probe calls the driver "ok" (NVML unusable). Attempts as the real probe
+# records them (tests/probe_driver_mock_posix_test.cc, TFGPU_MOCK_NVML=init_fail).
+m = linux_pip_machine()
+m["driver"] = {"state": ok("cuda:libcuda.so.1"), "version": "", "cuda_version": "12.4", "kernel_module_version": "",
+               "device_count": -1,
+               "attempts": [{"library": "nvml", "tried": ["libnvidia-ml.so.1"], "errors": [], "opened": "libnvidia-ml.so.1",
+                             "init_result": "NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded"},
+                            {"library": "cuda", "tried": ["libcuda.so.1"], "errors": [], "opened": "libcuda.so.1",
+                             "init_result": "CUDA_ERROR_NO_DEVICE (100)"}]}
+m["driver"]["state"]["reason"] = "NVML unusable (NVML_ERROR_DRIVER_NOT_LOADED (9): Driver Not Loaded); CUDA version from cuDriverGetVersion"
+m["gpus"][0].update({"index": -1, "source": "sysfs", "memory_total_bytes": 0, "memory_free_bytes": 0, "uuid": ""})
+S["linux_kernel_driver_not_loaded"] = hand_written(m, "no NVIDIA driver can be installed without its kernel module here; "
+                                                      "the attempts are those the real probe records against the mock NVML")
+expect("linux_kernel_driver_not_loaded", "Linux, RTX 4090, driver libraries installed but the nvidia kernel module not loaded",
+       ["driver_missing", "no_device_visible", "mixed_precision_available", "device_placement_check"],
+       [will_not("driver_missing")], 1)
+
+
 # Where each scenario comes from (issue 12: a fixture the real probe cannot produce is a
 # guess, so every hand-written one says why it could not be recorded from a real probe).
 # Real-probe scenarios (real_*.json) are written by record_real.sh, not by this file.
@@ -628,6 +702,9 @@ KIND = {
 
 
 def provenance(name):
+    said = S[name].get("provenance", "")  # hand_written(...) below says why in the snapshot itself
+    if said.startswith("hand-written: "):
+        return {"kind": "hand-written", "reason": said[len("hand-written: "):]}
     kind = KIND.get(name) or ("windows" if name.startswith("win_") else "wsl2" if name.startswith("wsl2_") else None)
     if kind is None:
         raise SystemExit(f"make_scenarios.py: say where scenario {name} comes from (KIND)")
