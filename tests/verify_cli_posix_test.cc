@@ -292,6 +292,10 @@ class TfgpuExeHost final : public Host {
   std::optional<std::string> env(const std::string& n) const override { return real_->env(n); }
   std::map<std::string, std::string> environment() const override { return real_->environment(); }
   Result<std::string> read_file(const std::string& p, uint64_t max) const override { return real_->read_file(p, max); }
+  Result<std::string> read_file_range(const std::string& p, uint64_t offset, uint64_t length) const override {
+    return real_->read_file_range(p, offset, length);
+  }
+  Result<std::unique_ptr<RangeReader>> open_ranges(const std::string& p) const override { return real_->open_ranges(p); }
   Result<std::vector<DirEntry>> list_dir(const std::string& p) const override { return real_->list_dir(p); }
   std::optional<FileInfo> stat(const std::string& p) const override { return real_->stat(p); }
   std::optional<FileInfo> lstat(const std::string& p) const override { return real_->lstat(p); }

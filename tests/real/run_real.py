@@ -47,6 +47,13 @@ EXPLAINED = [
      "doctor lists the libraries that decide GPU use"),
 ]
 
+# Disagreements where doctor is known to be WRONG and the fix is still open (issue 12). Same
+# form as EXPLAINED. They count as disagreements in the agreement line and are printed as
+# such, but do not fail the test, so that the tier guards everything else; a new
+# disagreement fails it. Remove an entry as soon as doctor agrees.
+KNOWN_WRONG = [
+]
+
 
 def site_packages(venv):
     sp = glob.glob(os.path.join(venv, "lib", "python3.*", "site-packages"))
@@ -226,9 +233,9 @@ def compare(layout, doc, tf):
     return rows
 
 
-def explained(layout_name, row):
+def explained(layout_name, row, table=None):
     f, _, tf_answer, _ = row
-    for pat, lib, words, why in EXPLAINED:
+    for pat, lib, words, why in (EXPLAINED if table is None else table):
         if fnmatch.fnmatch(layout_name, pat) and fnmatch.fnmatch(f, lib) and words in tf_answer:
             return why
     return None
@@ -268,6 +275,9 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
     BUILD = os.path.abspath(args.build)
+    stale = os.path.join(BUILD, "real", "agreement.txt")
+    if not args.layout and os.path.exists(stale):
+        os.unlink(stale)  # scripts/real-summary.sh must not print an earlier run's line
     args.mock = os.path.abspath(args.mock)
     args.tfgpu = os.path.abspath(args.tfgpu)
     t_start = time.time()
@@ -314,9 +324,11 @@ def main():
             if r[1]:
                 continue
             why = explained(layout.name, r)
-            print("  [%s] %s\n      TF:     %s\n      doctor: %s%s" % (
-                layout.name, r[0], r[2], r[3], "\n      explained: " + why if why else ""))
-            if not why:
+            known = None if why else explained(layout.name, r, KNOWN_WRONG)
+            print("  [%s] %s\n      TF:     %s\n      doctor: %s%s%s" % (
+                layout.name, r[0], r[2], r[3], "\n      explained: " + why if why else "",
+                "\n      KNOWN WRONG (open): " + known if known else ""))
+            if not why and not known:
                 unexplained.append((layout.name, r[0]))
     line = "real-TF agreement: %d/%d layouts, %d/%d libraries" % (layouts_ok, len(results), libs_ok, libs_total)
     print("\n" + line)

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Records doctor scenarios from real probes of real layouts (issue 12: scenarios hold only
+what the real probe produces).
+
+For each layout of the real tier (run_real.py: a real TF venv from PyPI, the mock driver or
+none, an LD_LIBRARY_PATH) it writes tests/scenarios/real_<layout>.json: `tfgpu probe --json`
+run in that environment, unchanged but for created_at; and real_<layout>.expect.json: what
+REAL TensorFlow did there (oracle.py): the verdict (GPU registered or not) and, per CUDA
+library, whether TF loaded it and from which file. Nothing of the expectation comes from
+tfgpu. The scenario test (tests/doctor_scenarios_test.cc) then checks doctor on the recorded
+snapshot against TF's answers, without TF, downloads or the venvs.
+
+Usage: record_scenarios.py --build BUILD --tfgpu TFGPU --mock MOCKDIR [--layout SUBSTR]
+"""
+import argparse
+import datetime
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import run_real  # noqa: E402
+import venvs  # noqa: E402
+
+SCENARIOS = os.path.join(os.path.dirname(HERE), "scenarios")
+
+# The layouts worth keeping as scenarios (one per kind of answer TF gives).
+RECORDED = {
+    "tf221-cuda/as-installed": "TF 2.21.0 [and-cuda] as pip installs it",
+    "tf221-cuda/cusolver-dir-added": "TF 2.21.0 [and-cuda] with the wheel's nvidia/cusolver/lib on LD_LIBRARY_PATH",
+    "tf221-cuda/system-cuda13-first": "TF 2.21.0 [and-cuda] with the system CUDA 13 first on LD_LIBRARY_PATH",
+    "tf221-cuda/no-nvml": "TF 2.21.0 [and-cuda], a driver without libnvidia-ml.so.1",
+    "tf221-plain/mock-driver": "TF 2.21.0 without [and-cuda] (no CUDA libraries)",
+    "tf2161-cuda/as-installed": "TF 2.16.1 [and-cuda] as pip installs it",
+    "tf212-cu11/docs-ld-library-path": "TF 2.12.0 + nvidia-*-cu11 wheels on LD_LIBRARY_PATH (TF 2.12 docs)",
+}
+
+# Finding ids a layout is defined by (what was taken away), where real TF's answer agrees:
+# no libnvidia-ml.so.1 and TF 2.21 lists no GPU.
+FINDINGS_INCLUDE = {"tf221-cuda/no-nvml": ["nvml_missing"]}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--tfgpu", required=True)
+    ap.add_argument("--mock", required=True)
+    ap.add_argument("--layout", default="")
+    args = ap.parse_args()
+    run_real.BUILD = os.path.abspath(args.build)
+    layouts = [l for l in run_real.base_layouts() if l.name in RECORDED and args.layout in l.name]
+    for l in layouts:
+        rc, why = venvs.ensure(run_real.BUILD, l.venv, lambda s: print(s, flush=True))
+        if rc:
+            print("record_scenarios: venv %s: %s" % (l.venv, why))
+            return rc
+    today = datetime.date.today().isoformat()
+    for l in layouts:
+        venv = run_real.prepare(l)
+        env = run_real.environment(l, venv, args.mock)
+        p = subprocess.run([args.tfgpu, "probe", "--json"], env=env, stdout=subprocess.PIPE, universal_newlines=True)
+        if p.returncode != 0:
+            print("record_scenarios: tfgpu probe failed in %s (exit %d)" % (l.name, p.returncode))
+            return 1
+        snap = json.loads(p.stdout)
+        snap["created_at"] = ""
+        doc, err = run_real.run_doctor(args.tfgpu, env, venv)
+        names = sorted({x["file"] for x in (doc or {}).get("libraries", [])})
+        tf = run_real.run_tf(env, venv, names, os.path.join(run_real.BUILD, "real", "record-%s.log" % l.name.replace("/", "__")))
+        libs = {}
+        for f, words in sorted(tf["opened"].items()):
+            libs[f] = {"tf": "loaded", "path": tf["oracle"].get("names", {}).get(f) or "", "words": words}
+        for f, words in sorted(tf["failed"].items()):
+            libs[f] = {"tf": "failed", "words": words}
+        gpu = bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+        spec = " ".join(venvs.VENVS[l.venv][1])
+        expect = {
+            "description": RECORDED[l.name],
+            "provenance": {"kind": "real-probe", "reason": (
+                "tfgpu probe --json of tests/real layout %s (venv %s: %s) on Debian 12 x86-64 without a GPU, driver = "
+                "the real tier's mock (%s), recorded by tests/real/record_scenarios.py on %s; expectations are what "
+                "real TensorFlow logged and mapped in the same environment (oracle.py), not tfgpu's output"
+                % (l.name, l.venv, spec, l.driver, today))},
+            "env_contains": venv,
+            "tf_verdict": "will_use_gpu" if gpu else "will_not_use_gpu",
+            "libraries": libs,
+        }
+        if l.name in FINDINGS_INCLUDE:
+            expect["findings_include"] = FINDINGS_INCLUDE[l.name]
+        name = "real_" + l.name.replace("/", "_").replace("-", "_")
+        with open(os.path.join(SCENARIOS, name + ".json"), "w") as f:
+            json.dump(snap, f, indent=1, sort_keys=True)
+            f.write("\n")
+        with open(os.path.join(SCENARIOS, name + ".expect.json"), "w") as f:
+            json.dump(expect, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print("recorded %s: TF %s, %d libraries" % (name, expect["tf_verdict"], len(libs)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
