@@ -49,8 +49,11 @@ std::vector<Finding> rule_cuda_libraries(const Snapshot& s, const kb::KnowledgeB
       if (!r.found_path.empty() && r.dependency_error.empty()) {
         // An older runtime of the same major loaded first: TF was built against newer symbols.
         if (lib.component == "cudart" && r.found) {
+          // Only a full version (x.y.z) says which runtime it is: a soname's x.y names the ABI
+          // (every CUDA 11.x ships libcudart.so.11.0), so "11.0" from a file name is no version
+          // (real tier: TF 2.12 loads the nvidia-cuda-runtime-cu11 11.8.89 wheel's libcudart.so.11.0).
           auto v = Version::parse(r.found->version);
-          if (v && v->size() >= 2 && v->major() == e.release->cuda.major() && v->truncated(2) < e.release->cuda.truncated(2)) {
+          if (v && v->size() >= 3 && v->major() == e.release->cuda.major() && v->truncated(2) < e.release->cuda.truncated(2)) {
             Finding& f = add("cuda_version_mismatch",
                              loader_evidence(s, fmt::format("{} loads first: {} (via {})", lib.file, where(r.found), r.found_via), r));
             for (const LibraryFile* sh : r.shadowed) f.evidence.push_back(fact(fmt::format("shadowed: {}", where(sh)), "loader model"));

@@ -37,7 +37,6 @@ CUDA_LIBRARIES=(
   'libcublas.so.11'
   'libcublasLt.so.11'
   'libcufft.so.10'
-  'libcurand.so.10'
   'libcusolver.so.11'
   'libcusparse.so.11'
   'libcudnn.so.8'

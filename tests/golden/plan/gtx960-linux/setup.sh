@@ -26,7 +26,6 @@ CUDA_LIBRARIES=(
   'libcublas.so.12'
   'libcublasLt.so.12'
   'libcufft.so.11'
-  'libcurand.so.10'
   'libcusolver.so.11'
   'libcusparse.so.12'
   'libcudnn.so.8'
