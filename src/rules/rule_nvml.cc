@@ -34,7 +34,10 @@ bool cuda_driver_answers(const Snapshot& s, const LoadAttempt* cuda) {
 
 std::vector<Finding> rule_nvml(const Snapshot& s, const kb::KnowledgeBase& kb) {
   std::vector<Finding> out;
-  if (wheel_platform(s) != Platform::kLinux || !s.host.container.empty()) return out;
+  // Containers too: where libcuda answers but NVML does not load (an NVIDIA runtime without
+  // the `utility` capability, say), TF 2.21 lists no GPU all the same (real tier, layout
+  // tf221-cuda/no-nvml, recorded in a container).
+  if (wheel_platform(s) != Platform::kLinux) return out;
   for (const auto& e : tf_envs(s, kb)) {
     if (!e.release || !tf_gpu_build(e, s, kb)) continue;
     auto libs = kb.tf_libraries(*e.release, Platform::kLinux);
