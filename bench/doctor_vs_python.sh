@@ -16,8 +16,12 @@ RUNS=${3:-20}
 read -r -a ARGS <<< "${DOCTOR_ARGS:-}"
 [ -x "$TFGPU" ] || { echo "no tfgpu binary at $TFGPU (build first)" >&2; exit 2; }
 [ -x "$VENV/bin/python" ] || { echo "no venv at $VENV (no bin/python)" >&2; exit 2; }
-# The interpreter itself, not a pyenv shim or a venv symlink chain: what `python` costs.
-PY=$(readlink -f "$VENV/bin/python")
+# The venv's own python: a symlink straight to the interpreter binary (never a pyenv shim,
+# which is a shell script), and the path that makes Python read pyvenv.cfg and so see the
+# venv's site-packages (the resolved binary alone would not find TensorFlow).
+PY="$VENV/bin/python"
+[ -x "$PY" ] || { echo "doctor_vs_python.sh: $PY is not executable" >&2; exit 2; }
+case "$(head -c 2 "$(readlink -f "$PY")")" in '#!') echo "doctor_vs_python.sh: $PY is a script (a shim?), not an interpreter" >&2; exit 2 ;; esac
 VENV=$(cd "$VENV" && pwd)
 export VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH"
 unset PYTHONHOME
