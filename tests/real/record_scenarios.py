@@ -42,6 +42,19 @@ RECORDED = {
 FINDINGS_INCLUDE = {"tf221-cuda/no-nvml": ["nvml_missing"]}
 
 
+# Recorded files name no path of the recording machine: its home directory (where the venvs
+# and pyenv live) becomes HOME_AS; the snapshot and its expectation move together, and doctor
+# reads only the snapshot, so the scenario means the same.
+HOME_AS = "/home/user"
+
+
+def relocate(text, home=None):
+    home = (home or os.path.expanduser("~")).rstrip("/")
+    if not home or home == HOME_AS:
+        return text
+    return text.replace(home + "/", HOME_AS + "/").replace('"%s"' % home, '"%s"' % HOME_AS)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -90,12 +103,9 @@ def main():
         if l.name in FINDINGS_INCLUDE:
             expect["findings_include"] = FINDINGS_INCLUDE[l.name]
         name = "real_" + l.name.replace("/", "_").replace("-", "_")
-        with open(os.path.join(SCENARIOS, name + ".json"), "w") as f:
-            json.dump(snap, f, indent=1, sort_keys=True)
-            f.write("\n")
-        with open(os.path.join(SCENARIOS, name + ".expect.json"), "w") as f:
-            json.dump(expect, f, indent=1, sort_keys=True)
-            f.write("\n")
+        for suffix, data in ((".json", snap), (".expect.json", expect)):
+            with open(os.path.join(SCENARIOS, name + suffix), "w") as f:
+                f.write(relocate(json.dumps(data, indent=1, sort_keys=True)) + "\n")
         print("recorded %s: TF %s, %d libraries" % (name, expect["tf_verdict"], len(libs)))
     return 0
 
