@@ -1,6 +1,7 @@
 #include "loader/file_index.h"
 
 #include "loader/ld_so.h"
+#include "util/path_walk.h"
 #include "util/strings.h"
 
 namespace tfgpu::loader {
@@ -64,35 +65,11 @@ std::string FileIndex::key(std::string_view path) const {
 }
 
 std::string FileIndex::physical(std::string_view path) const {
-  // path_resolution(7): components left to right; a component that is a (recorded)
-  // symlink is replaced by its target, relative to the directory holding the link; ".."
-  // is the parent of what has been resolved so far. At most 40 links (ELOOP).
-  std::vector<std::string> todo;  // a stack: the next component is at the back
-  auto push = [&todo](std::string_view p) {
-    std::vector<std::string> parts = split(p, '/');
-    for (size_t i = parts.size(); i-- > 0;) todo.push_back(parts[i]);
-  };
-  push(path);
-  std::vector<std::string> done;
-  int links = 0;
-  while (!todo.empty()) {
-    std::string c = std::move(todo.back());
-    todo.pop_back();
-    if (c.empty() || c == ".") continue;
-    if (c == "..") {
-      if (!done.empty()) done.pop_back();
-      continue;
-    }
-    done.push_back(std::move(c));
-    if (links >= 40) continue;
-    auto it = links_.find("/" + join(done, "/"));
-    if (it == links_.end()) continue;
-    ++links;
-    done.pop_back();
-    if (it->second[0] == '/') done.clear();
-    push(it->second);
-  }
-  return "/" + join(done, "/");
+  return resolve_path_links(path, [this](const std::string& prefix) -> std::optional<std::string> {
+    auto it = links_.find(prefix);
+    if (it == links_.end()) return std::nullopt;
+    return it->second;
+  });
 }
 
 const LibraryFile* FileIndex::at(std::string_view path) const {

@@ -20,6 +20,7 @@
 #include "probe/runtime_names.h"
 #include "probe/windows_installs.h"
 #include "python/path_util.h"
+#include "util/path_walk.h"
 #include "util/strings.h"
 #include "util/version.h"
 
@@ -596,23 +597,7 @@ class RuntimeScan {
   }
 
   void walk_links(const std::string& path) {
-    std::vector<std::string> todo;
-    auto push = [&todo](std::string_view p) {
-      std::vector<std::string> parts = split(p, '/');
-      for (size_t i = parts.size(); i-- > 0;) todo.push_back(parts[i]);
-    };
-    push(path);
-    std::vector<std::string> done;
-    for (int links = 0; !todo.empty();) {
-      std::string c = std::move(todo.back());
-      todo.pop_back();
-      if (c.empty() || c == ".") continue;
-      if (c == "..") {
-        if (!done.empty()) done.pop_back();
-        continue;
-      }
-      done.push_back(std::move(c));
-      std::string prefix = "/" + join(done, "/");
+    resolve_path_links(path, [this](const std::string& prefix) -> std::optional<std::string> {
       auto memo = link_memo_.find(prefix);
       if (memo == link_memo_.end()) {
         std::string target;
@@ -623,12 +608,9 @@ class RuntimeScan {
         memo = link_memo_.emplace(prefix, target).first;
         if (!target.empty()) s_.loader.dir_links[prefix] = target;
       }
-      if (memo->second.empty()) continue;
-      if (++links > 40) return;  // ELOOP
-      done.pop_back();
-      if (memo->second[0] == '/') done.clear();
-      push(memo->second);
-    }
+      if (memo->second.empty()) return std::nullopt;
+      return memo->second;
+    });
   }
 
   // The root of a CUDA / cuDNN install already found that `path` resolves into.
