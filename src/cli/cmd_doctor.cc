@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <fstream>
+#include <functional>
+#include <future>
 
 #include "cli/command.h"
 #include "explain/explain.h"
@@ -19,7 +21,8 @@
 namespace tfgpu {
 
 // The live snapshot (cmd_doctor_live.cc: the probe), or an error saying why not.
-Result<Snapshot> doctor_live_snapshot(const Host& host, const kb::KnowledgeBase& kb);
+Result<Snapshot> doctor_live_snapshot(const Host& host, const std::function<const kb::KnowledgeBase*()>& kb,
+                                      const std::vector<std::string>& extra_pythons);
 
 namespace {
 
@@ -41,19 +44,33 @@ Result<explain::ExplainResult> explain_log_file(CommandIo& io, const kb::Knowled
 }
 
 int run_doctor(CommandIo& io, const DoctorOptions& opt) {
-  auto kb = kb::load_for_command(io.host, io.global.kb_dir);
-  if (!kb) {
-    io.err << "tfgpu doctor: " << kb.error().message << "\n";
-    return exit_code_for(kb.error());
-  }
+  const bool live = opt.snapshot_file.empty();
+  // On the live machine the KB (milliseconds of TOML) is parsed on a second thread while
+  // the probe reads the machine: doctor's whole budget is below Python's own start-up.
+  std::shared_future<Result<kb::KnowledgeBase>> kb_job =
+      std::async(live ? std::launch::async : std::launch::deferred,
+                 [&io] { return kb::load_for_command(io.host, io.global.kb_dir); })
+          .share();
   Result<Snapshot> snap = [&]() -> Result<Snapshot> {
-    if (opt.snapshot_file.empty()) return doctor_live_snapshot(io.host, *kb);
+    if (live)
+      return doctor_live_snapshot(
+          io.host,
+          [&kb_job]() -> const kb::KnowledgeBase* {
+            const auto& k = kb_job.get();
+            return k ? &*k : nullptr;
+          },
+          {});
     auto text = io.host.read_file(opt.snapshot_file);
     if (!text) return fail(Error::input(fmt::format("cannot read {}: {}", opt.snapshot_file, text.error().message)));
     auto s = parse_snapshot(*text, opt.snapshot_file);
     if (s && s->origin.empty()) s->origin = "file";
     return s;
   }();
+  const Result<kb::KnowledgeBase>& kb = kb_job.get();
+  if (!kb) {
+    io.err << "tfgpu doctor: " << kb.error().message << "\n";
+    return exit_code_for(kb.error());
+  }
   if (!snap) {
     io.err << "tfgpu doctor: " << snap.error().message << "\n";
     return exit_code_for(snap.error());

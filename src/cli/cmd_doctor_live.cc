@@ -3,6 +3,7 @@
 // probe did not record them.
 #include <chrono>
 #include <ctime>
+#include <functional>
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -36,13 +37,16 @@ void add_search_dir_permissions(const Host& host, Snapshot& s) {
   }
 }
 
-Result<Snapshot> doctor_live_snapshot(const Host& host, const kb::KnowledgeBase& kb,
+// `kb` is asked only when a GPU needs a name (doctor parses the KB on another thread
+// meanwhile; null = no KB, the GPU keeps its PCI ids).
+Result<Snapshot> doctor_live_snapshot(const Host& host, const std::function<const kb::KnowledgeBase*()>& kb,
                                       const std::vector<std::string>& extra_pythons) {
   probe::ProbeOptions o;
   o.extra_pythons = extra_pythons;  // `tfgpu verify --python PATH`: that interpreter too
   // GPUs seen only on the PCI bus (no driver) get their name and compute capability from the KB.
   o.name_gpu = [&kb](uint16_t vendor, uint16_t device) -> std::optional<probe::GpuFacts> {
-    if (const kb::Gpu* g = kb.find_gpu(vendor, device)) return probe::GpuFacts{g->name, g->cc.str()};
+    const kb::KnowledgeBase* k = kb();
+    if (const kb::Gpu* g = k ? k->find_gpu(vendor, device) : nullptr) return probe::GpuFacts{g->name, g->cc.str()};
     return std::nullopt;
   };
   o.tool_version = TFGPU_VERSION;
@@ -53,8 +57,9 @@ Result<Snapshot> doctor_live_snapshot(const Host& host, const kb::KnowledgeBase&
   return s;
 }
 
-Result<Snapshot> doctor_live_snapshot(const Host& host, const kb::KnowledgeBase& kb) {
-  return doctor_live_snapshot(host, kb, {});
+Result<Snapshot> doctor_live_snapshot(const Host& host, const kb::KnowledgeBase& kb,
+                                      const std::vector<std::string>& extra_pythons) {
+  return doctor_live_snapshot(host, [&kb] { return &kb; }, extra_pythons);
 }
 
 }  // namespace tfgpu

@@ -4,6 +4,7 @@
 // touching the real machine. Windows fakes compare paths case-insensitively and
 // accept both '\\' and '/'.
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <optional>
@@ -85,8 +86,29 @@ class FakeHost final : public Host {
   std::string cwd_ = "/";
   std::string self_exe_ = "/usr/local/bin/tfgpu";
   ProcessHandler process_handler_;
-  mutable int processes_run_ = 0;
-  mutable uint64_t bytes_read_ = 0;
+  // Atomic: the probe reads files on one thread while the driver probe runs children on another.
+  // (A FakeHost is copied and moved by tests: the counters copy their current value.)
+  template <class T>
+  struct Counter {
+    std::atomic<T> value{0};
+    Counter() = default;
+    Counter(const Counter& o) : value(o.value.load()) {}
+    Counter& operator=(const Counter& o) {
+      value = o.value.load();
+      return *this;
+    }
+    operator T() const { return value.load(); }
+    Counter& operator+=(T n) {
+      value += n;
+      return *this;
+    }
+    Counter& operator++() {
+      ++value;
+      return *this;
+    }
+  };
+  mutable Counter<int> processes_run_;
+  mutable Counter<uint64_t> bytes_read_;
   std::map<std::string, bool> failing_reads_;  // normalised paths
 };
 

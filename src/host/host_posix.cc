@@ -226,15 +226,15 @@ class PosixHost final : public Host {
   Result<ProcessResult> run(const ProcessSpec& spec) const override;
 };
 
-void set_cloexec(int fd) { ::fcntl(fd, F_SETFD, FD_CLOEXEC); }
 
 Result<ProcessResult> PosixHost::run(const ProcessSpec& spec) const {
   if (spec.argv.empty()) return fail(Error::internal("run: empty argv"));
   int out_pipe[2], err_pipe[2], in_pipe[2];
-  if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0 || ::pipe(in_pipe) != 0) {
+  // Close-on-exec from the start (pipe2): the probe runs children from two threads, and a
+  // pipe end inherited by the other thread's child would hold our EOF until it exits.
+  if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0 || ::pipe2(in_pipe, O_CLOEXEC) != 0) {
     return fail(Error::io(fmt::format("pipe: {}", std::strerror(errno))));
   }
-  for (int fd : {out_pipe[0], out_pipe[1], err_pipe[0], err_pipe[1], in_pipe[0], in_pipe[1]}) set_cloexec(fd);
 
   // Build argv/envp before fork: only async-signal-safe calls after it.
   std::vector<char*> argv;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -460,15 +461,6 @@ class Win32Host final : public Host {
 
 Result<ProcessResult> Win32Host::run(const ProcessSpec& spec) const {
   if (spec.argv.empty()) return fail(Error::internal("run: empty argv"));
-  SECURITY_ATTRIBUTES sa{sizeof sa, nullptr, TRUE};
-  HANDLE out_r, out_w, err_r, err_w, in_r, in_w;
-  if (!CreatePipe(&out_r, &out_w, &sa, 0) || !CreatePipe(&err_r, &err_w, &sa, 0) || !CreatePipe(&in_r, &in_w, &sa, 0)) {
-    return fail(Error::io(fmt::format("CreatePipe: {}", win32_error_text(GetLastError()))));
-  }
-  SetHandleInformation(out_r, HANDLE_FLAG_INHERIT, 0);
-  SetHandleInformation(err_r, HANDLE_FLAG_INHERIT, 0);
-  SetHandleInformation(in_w, HANDLE_FLAG_INHERIT, 0);
-
   std::wstring cmdline;
   for (size_t i = 0; i < spec.argv.size(); ++i) {
     if (i) cmdline += L' ';
@@ -486,6 +478,20 @@ Result<ProcessResult> Win32Host::run(const ProcessSpec& spec) const {
   for (const auto& [k, v] : env) block += widen(k + "=" + v) + L'\0';
   block += L'\0';
 
+  // The child inherits every inheritable handle of this process: while one thread's pipe
+  // ends are inheritable, no other thread may create a child (the probe runs children from
+  // two threads), else that child holds our pipe open and delays our EOF.
+  static std::mutex spawn_mutex;
+  std::unique_lock spawn_lock(spawn_mutex);
+  SECURITY_ATTRIBUTES sa{sizeof sa, nullptr, TRUE};
+  HANDLE out_r, out_w, err_r, err_w, in_r, in_w;
+  if (!CreatePipe(&out_r, &out_w, &sa, 0) || !CreatePipe(&err_r, &err_w, &sa, 0) || !CreatePipe(&in_r, &in_w, &sa, 0)) {
+    return fail(Error::io(fmt::format("CreatePipe: {}", win32_error_text(GetLastError()))));
+  }
+  SetHandleInformation(out_r, HANDLE_FLAG_INHERIT, 0);
+  SetHandleInformation(err_r, HANDLE_FLAG_INHERIT, 0);
+  SetHandleInformation(in_w, HANDLE_FLAG_INHERIT, 0);
+
   STARTUPINFOW si{};
   si.cb = sizeof si;
   si.dwFlags = STARTF_USESTDHANDLES;
@@ -502,6 +508,7 @@ Result<ProcessResult> Win32Host::run(const ProcessSpec& spec) const {
   CloseHandle(out_w);
   CloseHandle(err_w);
   CloseHandle(in_r);
+  spawn_lock.unlock();
   if (!ok) {
     CloseHandle(out_r);
     CloseHandle(err_r);

@@ -59,6 +59,17 @@ FileIndex::FileIndex(const std::vector<LibraryFile>& files, PathStyle style,
 }
 
 std::string FileIndex::key(std::string_view path) const {
+  std::string p(path);
+  {
+    std::lock_guard lock(memo_mutex_);
+    if (auto it = memo_.find(p); it != memo_.end()) return it->second;
+  }
+  std::string k = compute_key(path);
+  std::lock_guard lock(memo_mutex_);
+  return memo_.emplace(std::move(p), std::move(k)).first->second;
+}
+
+std::string FileIndex::compute_key(std::string_view path) const {
   if (style_ == PathStyle::kWindows) return windows_key(path);
   if (links_.empty() || path.empty() || path[0] != '/') return normalize_path(path);
   return physical(path);

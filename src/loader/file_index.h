@@ -7,6 +7,8 @@
 // '/' and '\\' alike.
 
 #include <map>
+#include <mutex>
+#include <unordered_map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +40,13 @@ class FileIndex {
 
  private:
   std::string physical(std::string_view path) const;
+  std::string compute_key(std::string_view path) const;
+
+  // key() is asked for the same few hundred paths thousands of times by one doctor run
+  // (every search dir x every name): remembered, under a lock so a shared index stays
+  // safe to read from several threads.
+  mutable std::mutex memo_mutex_;
+  mutable std::unordered_map<std::string, std::string> memo_;
 
   PathStyle style_;
   std::map<std::string, std::string> links_;  // normalised link path -> target as recorded

@@ -6,6 +6,8 @@
 
 #include "loader/ld_so.h"
 
+#include <map>
+#include <mutex>
 #include <algorithm>
 #include <deque>
 #include <initializer_list>
@@ -190,10 +192,21 @@ struct Arch {
   std::string machine;  // normalised
 };
 
+// Search lists by requester index, for the objects that were in the process when they
+// were computed (LdSo::memo_); a lock keeps a shared LdSo safe to read from threads.
+// std::map nodes are stable, so a reference handed out stays valid.
+struct ListsMemo {
+  std::mutex mutex;
+  std::map<int, std::vector<SearchList>> lists;
+};
+
 class Searcher {
  public:
-  Searcher(const Snapshot& snap, const FileIndex& index, const LdSoOptions& options, const LinuxProcess& process)
-      : snap_(snap), index_(index), options_(options) {
+  // `memo`: the LdSo's lists for requesters below `committed` (null: none).
+  Searcher(const Snapshot& snap, const FileIndex& index, const LdSoOptions& options, const LinuxProcess& process,
+           ListsMemo* memo = nullptr)
+      : snap_(snap), index_(index), options_(options), shared_memo_(memo),
+        committed_(static_cast<int>(process.objects.size())) {
     const ElfInfo& main_elf = process.objects.front().elf;
     arch_.bits = main_elf.bits ? main_elf.bits : 64;
     arch_.machine = norm_machine(main_elf.machine.empty() ? snap.host.arch : main_elf.machine);
@@ -228,7 +241,7 @@ class Searcher {
         r.error = *expanded + ": wrong ELF class: ELFCLASS" + std::to_string(arch_.bits == 64 ? 32 : 64);
       return r;
     }
-    for (const auto& list : search_lists(p, requester)) {
+    for (const auto& list : lists_for(p, requester)) {
       for (const auto& dir : list.dirs)
         if (try_dir(p, r, st, list.source, dir)) return r;
     }
@@ -309,6 +322,20 @@ class Searcher {
       if (std::find(list.dirs.begin(), list.dirs.end(), dir) == list.dirs.end()) list.dirs.push_back(dir);
     }
     return list;
+  }
+
+  // search_lists, once per requester: within one Searcher (one dlopen and its DT_NEEDED
+  // closure) the objects at existing indices do not change, only new ones are appended.
+  const std::vector<SearchList>& lists_for(const LinuxProcess& p, int requester) const {
+    if (shared_memo_ && requester < committed_) {
+      std::lock_guard lock(shared_memo_->mutex);
+      auto it = shared_memo_->lists.find(requester);
+      if (it == shared_memo_->lists.end()) it = shared_memo_->lists.emplace(requester, search_lists(p, requester)).first;
+      return it->second;
+    }
+    auto it = lists_memo_.find(requester);
+    if (it == lists_memo_.end()) it = lists_memo_.emplace(requester, search_lists(p, requester)).first;
+    return it->second;
   }
 
   std::vector<SearchList> search_lists(const LinuxProcess& p, int requester) const {
@@ -514,12 +541,24 @@ class Searcher {
   const Snapshot& snap_;
   const FileIndex& index_;
   const LdSoOptions& options_;
+  mutable std::map<int, std::vector<SearchList>> lists_memo_;
+  ListsMemo* shared_memo_;
+  int committed_;
   Arch arch_;
   std::string lib_token_;
   std::string platform_token_;
 };
 
 }  // namespace
+
+struct LdSo::SearchMemo : ListsMemo {};
+LdSo::MemoSlot::MemoSlot() : memo(std::make_shared<SearchMemo>()) {}
+LdSo::MemoSlot::MemoSlot(const MemoSlot&) : memo(std::make_shared<SearchMemo>()) {}
+LdSo::MemoSlot& LdSo::MemoSlot::operator=(const MemoSlot& other) {
+  if (this != &other) memo = std::make_shared<SearchMemo>();
+  return *this;
+}
+LdSo::MemoSlot::~MemoSlot() = default;
 
 LdSo::LdSo(const Snapshot& snapshot, LinuxProcess process, LdSoOptions options)
     : snapshot_(&snapshot),
@@ -543,7 +582,7 @@ Result<LdSo> LdSo::create(const Snapshot& snapshot, LinuxProcess process, LdSoOp
 
 Resolution LdSo::find(const std::string& name, int requester) const {
   if (requester < 0 || requester >= static_cast<int>(process_.objects.size())) requester = process_.caller;
-  Searcher s(*snapshot_, *index_, options_, process_);
+  Searcher s(*snapshot_, *index_, options_, process_, memo_.memo.get());
   return s.find(process_, name, requester);
 }
 
@@ -556,7 +595,7 @@ int LdSo::index_of(std::string_view path) const {
 LoadResult LdSo::dlopen(const std::string& name) { return dlopen_from(process_.caller, name); }
 
 LoadResult LdSo::dlopen_from(int caller, const std::string& name) {
-  Searcher s(*snapshot_, *index_, options_, process_);
+  Searcher s(*snapshot_, *index_, options_, process_, memo_.memo.get());
   LinuxProcess p = process_;
   if (caller >= 0 && caller < static_cast<int>(p.objects.size())) p.caller = caller;
   LoadResult out;

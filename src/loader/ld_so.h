@@ -76,6 +76,20 @@ class LdSo {
   LinuxProcess process_;
   LdSoOptions options_;
   std::shared_ptr<const FileIndex> index_;
+  // The search lists of the objects already in process_ (they never change once an
+  // object is in), so repeated find()/dlopen() calls do not re-expand every DT_RUNPATH.
+  // A copy starts empty (the copies' processes may diverge); moves keep it.
+  struct SearchMemo;
+  struct MemoSlot {
+    MemoSlot();
+    MemoSlot(const MemoSlot&);
+    MemoSlot& operator=(const MemoSlot&);
+    MemoSlot(MemoSlot&&) noexcept = default;
+    MemoSlot& operator=(MemoSlot&&) noexcept = default;
+    ~MemoSlot();
+    std::shared_ptr<SearchMemo> memo;
+  };
+  MemoSlot memo_;
 };
 
 // The ld.so.cache lookup alone: the first entry for `name` whose arch matches the

@@ -1,6 +1,7 @@
 #include "probe/probe.h"
 
 #include <algorithm>
+#include <future>
 
 #include <fmt/format.h>
 
@@ -45,10 +46,18 @@ Snapshot probe_machine(const Host& host, const ProbeOptions& options) {
   probe_host(host, s);
   probe_env(host, s);
   probe_hardware(host, options, s);
-  probe_driver(host, options, s);
+  // The driver layer mostly waits for its vendor-library children: it runs on a second
+  // thread, on a copy of what it reads (host, env, the PCI GPUs), while this one reads the
+  // file system; it writes only driver, gpus and gpu_state, which are taken back.
+  Snapshot for_driver = s;
+  auto driver = std::async(std::launch::async, [&host, &options, &for_driver] { probe_driver(host, options, for_driver); });
   probe_pythons(host, options, s);
   probe_loader(host, s);
   probe_runtime(host, options, s);
+  driver.get();
+  s.driver = std::move(for_driver.driver);
+  s.gpus = std::move(for_driver.gpus);
+  s.gpu_state = std::move(for_driver.gpu_state);
   return s;
 }
 

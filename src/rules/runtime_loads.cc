@@ -56,6 +56,12 @@ std::shared_ptr<const EnvLoads> compute(const Snapshot& s, const kb::KnowledgeBa
   out->wanted = loader::tensorflow_libraries(*env.tf, process->platform, kb_names);
   out->report = loader::simulate_tensorflow_loads(s, *process, out->wanted.libraries, probed_name);
   out->process = std::move(*process);
+  if (out->process->platform == Platform::kWindows) {
+    if (auto w = loader::WindowsLoader::create(s, out->process->windows_process, {probed_name}))
+      out->windows_finder = std::make_shared<const loader::WindowsLoader>(std::move(*w));
+  } else if (auto ld = loader::LdSo::create(s, out->process->linux_process, {probed_name})) {
+    out->linux_finder = std::make_shared<const loader::LdSo>(std::move(*ld));
+  }
   return out;
 }
 
@@ -87,14 +93,9 @@ loader::Resolution search_library(const Snapshot& s, const EnvLoads* loads, cons
   none.outcome = loader::Outcome::kUnknown;
   if (loads && loads->process) {
     const loader::TfProcess& p = *loads->process;
-    if (p.platform == Platform::kWindows) {
-      auto w = loader::WindowsLoader::create(s, p.windows_process, {probed_name});
-      if (!w) return none;
-      return w->find(name, loader::SearchFlags::kAlteredSearchPath);
-    }
-    auto ld = loader::LdSo::create(s, p.linux_process, {probed_name});
-    if (!ld) return none;
-    return ld->find(name, p.linux_process.caller);
+    if (p.platform == Platform::kWindows)
+      return loads->windows_finder ? loads->windows_finder->find(name, loader::SearchFlags::kAlteredSearchPath) : none;
+    return loads->linux_finder ? loads->linux_finder->find(name, p.linux_process.caller) : none;
   }
   if (is_windows(s)) {
     loader::WindowsProcess p;

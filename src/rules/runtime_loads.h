@@ -29,6 +29,10 @@ struct EnvLoads {
   std::vector<std::string> path_added;  // Windows conda env: dirs `conda activate` puts first on PATH
   loader::TfLibraryList wanted;         // the KB's names (+ build_info), in TF's order
   loader::TfLoadReport report;          // simulate_tensorflow_loads over `wanted`
+  // The loader for search_library() in `process`, built once (its file index is the costly
+  // part: doctor searches dozens of names per environment). Null when it could not be built.
+  std::shared_ptr<const loader::LdSo> linux_finder;
+  std::shared_ptr<const loader::WindowsLoader> windows_finder;
 
   // TF's own load of `file` (compared the platform's way), nullptr when TF does not load it.
   const loader::TfLoad* load_of(std::string_view file) const;
