@@ -85,7 +85,10 @@ std::string link_flags(const ElfInfo& elf) {
 const Pool& pool() {
   static Pool p = [] {
     Pool pool;
-    pool.dir = std::string(TFGPU_TEST_BINARY_DIR) + "/loader_diff_pool";
+    // One folder per test: ctest runs this suite's tests as parallel processes, and one
+    // test's rebuild must not delete the files the other is linking.
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    pool.dir = std::string(TFGPU_TEST_BINARY_DIR) + "/loader_diff_pool-" + (test ? test->name() : "any");
     fs::remove_all(pool.dir);
     fs::create_directories(pool.dir + "/stubs");
     pool.dir = fs::canonical(pool.dir).string();
@@ -276,7 +279,7 @@ Layout make_layout(const Pool& pool, const SystemFacts& facts, int index, std::m
   Layout l;
   std::vector<std::string> dirs(std::begin(kDirs), std::end(kDirs));
   dirs.insert(dirs.end(), facts.extra_dirs.begin(), facts.extra_dirs.end());
-  l.root = pool.dir + "/../loader_diff/L" + std::to_string(index);
+  l.root = pool.dir + "/layouts/L" + std::to_string(index);
   fs::create_directories(l.root);
   l.root = fs::canonical(l.root).string();
   for (const auto& d : dirs) fs::create_directories(l.root + "/" + d);
@@ -611,7 +614,7 @@ TEST(LdSoDifferential, ModelChoosesWhatGlibcDlopenChoosesInEveryGeneratedLayout)
   ASSERT_FALSE(facts.default_dirs.empty()) << "ld.so --help listed no system search path";
   std::printf("[ loader ] ld.so: $LIB=%s $PLATFORM=%s, %zu hwcaps subdirs, default dirs %s\n", facts.lib_token.c_str(),
               facts.platform.c_str(), facts.hwcaps_subdirs.size(), join(facts.default_dirs, ":").c_str());
-  fs::remove_all(p.dir + "/../loader_diff");
+  fs::remove_all(p.dir + "/layouts");
   std::mt19937 rng(kSeed);
   int agree = 0;
   std::map<std::string, int> covered;

@@ -40,6 +40,9 @@ FileInfo to_info(const struct stat& st) {
 
 // One open descriptor read with pread: a header walk of a 500 MiB library touches a
 // few KiB of it.
+// Reads through a few 4 KiB blocks: the ELF parser asks for many small pieces (header,
+// program headers, dynamic section, its strings, hash tables), mostly close together, and
+// each pread is a system call. Reads larger than a block go straight to the file.
 class FdRangeReader final : public RangeReader {
  public:
   FdRangeReader(int fd, std::string path, uint64_t size) : fd_(fd), path_(std::move(path)), size_(size) {}
@@ -51,25 +54,65 @@ class FdRangeReader final : public RangeReader {
   Result<std::string> read(uint64_t offset, uint64_t length) override {
     std::string data;
     if (offset >= size_) return data;
-    data.resize(static_cast<size_t>(std::min<uint64_t>(length, size_ - offset)));
-    size_t done = 0;
-    while (done < data.size()) {
-      ssize_t n = ::pread(fd_, data.data() + done, data.size() - done, static_cast<off_t>(offset + done));
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return fail(Error::io(fmt::format("cannot read {}: {}", path_, std::strerror(errno))));
-      }
-      if (n == 0) break;  // the file shrank since it was opened
-      done += static_cast<size_t>(n);
+    length = std::min<uint64_t>(length, size_ - offset);
+    if (length > kBlock) return pread_all(offset, length);
+    data.reserve(static_cast<size_t>(length));
+    while (length > 0) {
+      uint64_t start = offset / kBlock * kBlock;
+      auto block = block_at(start);
+      if (!block) return fail(block.error());
+      const std::string& b = **block;
+      uint64_t in = offset - start;
+      if (in >= b.size()) break;  // the file shrank since it was opened
+      uint64_t take = std::min<uint64_t>(length, b.size() - in);
+      data.append(b, static_cast<size_t>(in), static_cast<size_t>(take));
+      offset += take;
+      length -= take;
+      if (b.size() < kBlock) break;
     }
-    data.resize(done);
     return data;
   }
 
  private:
+  static constexpr uint64_t kBlock = 4096;
+  static constexpr size_t kBlocks = 16;
+
+  Result<const std::string*> block_at(uint64_t start) {
+    for (auto& [at, bytes] : blocks_)
+      if (at == start) return &bytes;
+    auto bytes = pread_all(start, std::min<uint64_t>(kBlock, size_ - start));
+    if (!bytes) return fail(bytes.error());
+    if (blocks_.size() == kBlocks) blocks_.erase(blocks_.begin());
+    blocks_.emplace_back(start, std::move(*bytes));
+    return &blocks_.back().second;
+  }
+
+  Result<std::string> pread_all(uint64_t offset, uint64_t length) {
+    std::string data;
+    int error = 0;
+    // resize_and_overwrite: no zero-filling of bytes pread overwrites anyway.
+    data.resize_and_overwrite(static_cast<size_t>(length), [&](char* buf, size_t n) {
+      size_t done = 0;
+      while (done < n) {
+        ssize_t got = ::pread(fd_, buf + done, n - done, static_cast<off_t>(offset + done));
+        if (got < 0) {
+          if (errno == EINTR) continue;
+          error = errno;
+          return size_t{0};
+        }
+        if (got == 0) break;  // the file shrank since it was opened
+        done += static_cast<size_t>(got);
+      }
+      return done;
+    });
+    if (error) return fail(Error::io(fmt::format("cannot read {}: {}", path_, std::strerror(error))));
+    return data;
+  }
+
   int fd_;
   std::string path_;
   uint64_t size_;
+  std::vector<std::pair<uint64_t, std::string>> blocks_;  // oldest first
 };
 
 class PosixHost final : public Host {

@@ -72,6 +72,19 @@ std::string FileIndex::key(std::string_view path) const {
 std::string FileIndex::compute_key(std::string_view path) const {
   if (style_ == PathStyle::kWindows) return windows_key(path);
   if (links_.empty() || path.empty() || path[0] != '/') return normalize_path(path);
+  // Without a ".." component the walk visits exactly the prefixes of the lexically
+  // normalised path: when no recorded link is one of them, that path is the answer.
+  bool dotdot = path.find("/../") != std::string_view::npos || ends_with(path, "/..");
+  if (!dotdot) {
+    std::string n = normalize_path(path);
+    bool through_link = false;
+    for (const auto& [link, target] : links_)
+      if (starts_with(n, link) && (n.size() == link.size() || n[link.size()] == '/' || link == "/")) {
+        through_link = true;
+        break;
+      }
+    if (!through_link) return n;
+  }
   return physical(path);
 }
 

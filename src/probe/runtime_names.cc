@@ -29,28 +29,34 @@ const std::pair<const char*, const char*> kWindows[] = {
 }  // namespace
 
 std::string library_component(const std::string& name) {
+  // Called for every file the probe lists and every name the loader model searches for:
+  // no allocation until a match.
   if (ends_with(name, ".a") || name.find("nvrtc-builtins") != std::string::npos ||
       name.find(".alt.") != std::string::npos)
     return "";
+  const std::string_view n = name;
   for (const auto& [base, comp] : kLinux) {
-    std::string b = base;
+    const std::string_view b = base;
     // libcudnn_ops.so.9 -> cudnn_ops (cuDNN 8/9 split libraries)
-    if (b == "libcudnn" && starts_with(name, "libcudnn_")) {
-      auto so = name.find(".so");
-      if (so == std::string::npos) return "";
+    if (b == "libcudnn" && starts_with(n, "libcudnn_")) {
+      auto so = n.find(".so");
+      if (so == std::string_view::npos) return "";
       return name.substr(3, so - 3);
     }
-    if (name == b + ".so" || starts_with(name, b + ".so.")) return comp;
+    if (!starts_with(n, b)) continue;
+    const std::string_view rest = n.substr(b.size());
+    if (rest == ".so" || starts_with(rest, ".so.")) return comp;
   }
+  if (n.size() < 4 || !iequals(n.substr(n.size() - 4), ".dll")) return "";
   std::string lower = to_lower(name);
-  if (!ends_with(lower, ".dll")) return "";
   if (lower == "nvcuda.dll") return "cuda_driver";
   if (lower == "nvml.dll") return "nvml";
   if (lower == "zlibwapi.dll") return "zlibwapi";
   if (lower == "msvcp140.dll") return "msvcp140";
   if (lower == "msvcp140_1.dll") return "msvcp140_1";
   for (const auto& [stem, comp] : kWindows) {
-    if (starts_with(lower, to_lower(stem))) return comp;
+    const std::string_view st = stem;
+    if (lower.size() >= st.size() && iequals(std::string_view(lower).substr(0, st.size()), st)) return comp;
   }
   // cudnn_ops64_9.dll, cudnn_cnn_infer64_8.dll
   if (starts_with(lower, "cudnn_")) {

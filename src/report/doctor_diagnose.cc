@@ -1,11 +1,14 @@
 #include "report/doctor_report.h"
 #include "rules/rules.h"
+#include "rules/runtime_loads.h"
 
 namespace tfgpu {
 
 DoctorReport diagnose(const Snapshot& s, const kb::KnowledgeBase& kb) {
   DoctorReport r;
   r.snapshot = &s;
+  // One loader simulation per environment for the rules and the verdicts alike.
+  rules::LoaderScope loads(s, kb);
   r.findings = run_rules(s, kb);
   r.verdicts = build_verdicts(s, kb, r.findings);
   r.exit_code = doctor_exit_code(r.findings);

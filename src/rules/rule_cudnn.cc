@@ -118,11 +118,12 @@ std::vector<Finding> rule_cudnn(const Snapshot& s, const kb::KnowledgeBase& kb) 
     if (it == major->libraries.end() || it->second.size() < 2) continue;
     std::vector<std::string> missing;
     std::string dir = dir_of(r.found_path);
+    const std::string dir_key = norm_path(s, dir);
     for (size_t i = 1; i < it->second.size(); ++i) {
       const std::string& sub = it->second[i];
       bool here = false;
       for (const auto& lf : s.libraries)
-        here = here || (norm_path(s, dir_of(lf.path)) == norm_path(s, dir) && (is_windows(s) ? iequals(lf.name, sub) : lf.name == sub));
+        here = here || ((is_windows(s) ? iequals(lf.name, sub) : lf.name == sub) && norm_path(s, dir_of(lf.path)) == dir_key);
       if (!here && resolve(s, &e, sub).found_path.empty()) missing.push_back(sub);
     }
     if (missing.empty()) continue;

@@ -185,11 +185,28 @@ std::vector<std::string> searched_dirs(const Snapshot& s, const EnvLoads* loads,
 
 }  // namespace
 
+namespace {
+Resolution resolve_in(const Snapshot& s, const EnvLoads* loads, std::string_view file_name);
+}  // namespace
+
 Resolution resolve(const Snapshot& s, const TfEnv* env, std::string_view file_name) {
-  Resolution r;
-  r.name = std::string(file_name);
   std::shared_ptr<const EnvLoads> loads;
   if (env && env->py && env->tf && env->kb) loads = loads_for(s, *env->kb, *env);
+  if (!loads) return resolve_in(s, nullptr, file_name);
+  {
+    std::lock_guard lock(loads->resolved_mutex);
+    if (auto it = loads->resolved.find(file_name); it != loads->resolved.end()) return *it->second;
+  }
+  auto r = std::make_shared<const Resolution>(resolve_in(s, loads.get(), file_name));
+  std::lock_guard lock(loads->resolved_mutex);
+  return *loads->resolved.emplace(std::string(file_name), std::move(r)).first->second;
+}
+
+namespace {
+
+Resolution resolve_in(const Snapshot& s, const EnvLoads* loads, std::string_view file_name) {
+  Resolution r;
+  r.name = std::string(file_name);
   if (const loader::TfLoad* load = loads ? loads->load_of(file_name) : nullptr) {
     r.loader = load->result.root;
     if (load->result.root.outcome == loader::Outcome::kFound && load->result.outcome != loader::Outcome::kFound &&
@@ -200,7 +217,7 @@ Resolution resolve(const Snapshot& s, const TfEnv* env, std::string_view file_na
           r.failed_dependency = d.resolution;
     }
   } else {
-    r.loader = search_library(s, loads.get(), r.name);
+    r.loader = search_library(s, loads, r.name);
   }
   if (r.loader.outcome == loader::Outcome::kFound) {
     r.found = r.loader.file;
@@ -211,7 +228,7 @@ Resolution resolve(const Snapshot& s, const TfEnv* env, std::string_view file_na
       r.found_via = step_place(steps.back());
     }
   }
-  std::vector<std::string> dirs = searched_dirs(s, loads.get(), file_name);
+  std::vector<std::string> dirs = searched_dirs(s, loads, file_name);
   for (const auto& f : s.libraries) {
     if (!names_equal(s, f.name, file_name) || &f == r.found) continue;
     if (!r.found_path.empty() && norm_path(s, f.path) == norm_path(s, r.found_path)) continue;
@@ -221,6 +238,8 @@ Resolution resolve(const Snapshot& s, const TfEnv* env, std::string_view file_na
   }
   return r;
 }
+
+}  // namespace
 
 Evidence loader_evidence(const Snapshot& s, std::string text, const Resolution& r) {
   return trail_evidence(s, std::move(text), r.loader);

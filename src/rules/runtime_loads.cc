@@ -74,7 +74,10 @@ const loader::TfLoad* EnvLoads::load_of(std::string_view file) const {
   return nullptr;
 }
 
-LoaderScope::LoaderScope(const Snapshot& s, const kb::KnowledgeBase& kb) : s_(&s), kb_(&kb), outer_(g_scope) { g_scope = this; }
+LoaderScope::LoaderScope(const Snapshot& s, const kb::KnowledgeBase& kb) : s_(&s), kb_(&kb), outer_(g_scope) {
+  if (outer_ && outer_->s_ == s_ && outer_->kb_ == kb_) shared_ = outer_->shared_ ? outer_->shared_ : outer_;
+  g_scope = this;
+}
 
 LoaderScope::~LoaderScope() { g_scope = outer_; }
 

@@ -7,6 +7,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +21,7 @@
 namespace tfgpu::rules {
 
 struct TfEnv;
+struct Resolution;  // rule_support.h
 
 // One environment's process and TF's loads in it.
 struct EnvLoads {
@@ -33,6 +35,10 @@ struct EnvLoads {
   // part: doctor searches dozens of names per environment). Null when it could not be built.
   std::shared_ptr<const loader::LdSo> linux_finder;
   std::shared_ptr<const loader::WindowsLoader> windows_finder;
+  // resolve() answers by file name, remembered: the rules ask for the same names many
+  // times (every KB release's set, when looking for one that would load here).
+  mutable std::mutex resolved_mutex;
+  mutable std::map<std::string, std::shared_ptr<const Resolution>, std::less<>> resolved;
 
   // TF's own load of `file` (compared the platform's way), nullptr when TF does not load it.
   const loader::TfLoad* load_of(std::string_view file) const;
@@ -48,7 +54,9 @@ std::shared_ptr<const EnvLoads> loads_for(const Snapshot& s, const kb::Knowledge
 loader::Resolution search_library(const Snapshot& s, const EnvLoads* loads, const std::string& name);
 
 // Makes run_rules compute each environment's loads once: while alive, loads_for()
-// for this snapshot and KB answers from one cache. Not copyable; nests (innermost wins).
+// for this snapshot and KB answers from one cache. Not copyable; nests (innermost wins;
+// a scope inside one for the same snapshot and KB shares its cache, so doctor's rules
+// and verdicts simulate each environment once).
 class LoaderScope {
  public:
   LoaderScope(const Snapshot& s, const kb::KnowledgeBase& kb);
@@ -58,12 +66,13 @@ class LoaderScope {
 
   const Snapshot* snapshot() const { return s_; }
   const kb::KnowledgeBase* kb() const { return kb_; }
-  std::map<const PythonEnv*, std::shared_ptr<const EnvLoads>>& cache() { return cache_; }
+  std::map<const PythonEnv*, std::shared_ptr<const EnvLoads>>& cache() { return shared_ ? shared_->cache_ : cache_; }
 
  private:
   const Snapshot* s_;
   const kb::KnowledgeBase* kb_;
   LoaderScope* outer_;
+  LoaderScope* shared_ = nullptr;  // the outer scope whose cache this one uses
   std::map<const PythonEnv*, std::shared_ptr<const EnvLoads>> cache_;
 };
 

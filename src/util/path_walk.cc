@@ -2,28 +2,23 @@
 
 #include <vector>
 
-#include "util/strings.h"
-
 namespace tfgpu {
 
 std::string resolve_path_links(
     std::string_view path, const std::function<std::optional<std::string>(const std::string& prefix)>& link_target) {
-  // Components still to walk, as a stack: the next one is at the back. A link's target is
-  // pushed in front of the rest of the path.
-  std::vector<std::string> todo;
-  auto push = [&todo](std::string_view p) {
-    std::vector<std::string> parts = split(p, '/');
-    for (size_t i = parts.size(); i-- > 0;) todo.push_back(std::move(parts[i]));
-  };
-  push(path);
-  // What has been resolved so far, as one string ("/a/b") and the length before each
-  // component, so ".." and a followed link truncate it in O(1) instead of re-joining.
+  // What is still to walk: rest[pos..]. A followed link's target is put in front of it.
+  std::string rest(path);
+  size_t pos = 0;
+  // What has been resolved so far ("/a/b"), and where each component starts in it, so ".."
+  // and a followed link truncate it instead of re-joining.
   std::string resolved;
   std::vector<size_t> starts;
   int links = 0;
-  while (!todo.empty()) {
-    std::string c = std::move(todo.back());
-    todo.pop_back();
+  while (pos < rest.size()) {
+    size_t end = rest.find('/', pos);
+    if (end == std::string::npos) end = rest.size();
+    std::string_view c(rest.data() + pos, end - pos);
+    pos = end + 1;
     if (c.empty() || c == ".") continue;
     if (c == "..") {
       if (!starts.empty()) {
@@ -45,7 +40,8 @@ std::string resolve_path_links(
       resolved.clear();
       starts.clear();
     }
-    push(*target);
+    rest = pos < rest.size() ? *target + "/" + rest.substr(pos) : *target;
+    pos = 0;
   }
   return resolved.empty() ? "/" : resolved;
 }
