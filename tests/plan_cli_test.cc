@@ -84,14 +84,41 @@ TEST(PlanCli, BadInputIsOneLineAndExitTwo) {
   EXPECT_EQ(r.code, kExitUsage);
 }
 
-TEST(PlanCli, WithoutSnapshotTheLiveMachineIsProbedAndFlagsFillTheGaps) {
-  FakeHost host(Platform::kLinux);  // an empty Linux machine: no GPU, no driver
-  auto r = run(host, {"plan", "--gpu", "10de:2503", "--driver", "535.104.05", "--json"});
+// The machine a plan is for is the one the flags describe: nothing of the machine tfgpu
+// runs on leaks in (its OS, WSL, Pythons, GPU). The issue: a plan made on a pyenv
+// machine said "python 3.13 (already installed)" for a fresh WSL Ubuntu.
+TEST(PlanCli, FlagsDescribeTheWholeMachineAndTheLocalOneIsNotProbed) {
+  FakeHost host(Platform::kLinux);  // a WSL2 machine with its own Python
+  host.set_os_release({"Linux", "5.15.153.1-microsoft-standard-WSL2", "x86_64"});
+  host.add_dir("/usr/lib/wsl/lib");
+  host.set_env("PATH", "/usr/bin");
+  host.add_file("/usr/bin/python3.13", "#!", 0755);
+  auto r = run(host, {"plan", "--os", "linux", "--gpu", "10de:2503", "--driver", "535.104.05", "--json"});
   EXPECT_EQ(r.code, kExitOk) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["machine"]["os"], "linux");
+  EXPECT_EQ(j["machine"]["inside_wsl2"], false) << r.out;
   EXPECT_EQ(j["machine"]["compute_capability"], "8.6");
   EXPECT_EQ(j["machine"]["driver"], "535.104.05");
+  EXPECT_EQ(host.processes_run(), 0) << "no probe child on the planning machine";
+  EXPECT_EQ(r.out.find("already installed"), std::string::npos) << r.out;
+}
+
+TEST(PlanCli, FlagsWithoutTheOsAskForIt) {
+  FakeHost host(Platform::kLinux);
+  auto r = run(host, {"plan", "--gpu", "10de:2503", "--driver", "535.104.05"});
+  EXPECT_EQ(r.code, kExitUsage);
+  EXPECT_NE(r.err.find("--os"), std::string::npos) << r.err;
+}
+
+TEST(PlanCli, WithoutFlagsAMachineWithoutAnNvidiaGpuIsToldSoFirst) {
+  FakeHost host(Platform::kLinux);  // probed: no NVIDIA PCI device, no driver
+  host.add_dir("/sys/bus/pci/devices");
+  auto r = run(host, {"plan"});
+  auto first_note = r.out.find("note: ");
+  ASSERT_NE(first_note, std::string::npos) << r.out << r.err;
+  EXPECT_NE(r.out.find("has no NVIDIA GPU", first_note), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("this machine has no NVIDIA GPU"), first_note + 6) << r.out;
 }
 
 }  // namespace

@@ -33,6 +33,7 @@ struct PlanOptions {
   std::string gpu;
   std::string driver;
   std::string out_dir;
+  bool force = false;
 };
 
 // The live machine through the probe (branch probe): hardware, driver and Pythons;
@@ -44,19 +45,43 @@ Snapshot live_snapshot(const Host& host, const kb::KnowledgeBase& kb) {
   return probe::probe_machine(host, o);
 }
 
-Result<std::vector<std::string>> write_files(const std::string& dir, const std::vector<plan::EmittedFile>& files) {
+// A file tfgpu wrote says so in its first lines ("written by tfgpu plan", "planned by
+// tfgpu"); any other file at one of our names is the user's and is never overwritten
+// without --force.
+bool written_by_tfgpu(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(512, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<size_t>(in.gcount()));
+  return head.find("written by tfgpu") != std::string::npos || head.find("planned by tfgpu") != std::string::npos;
+}
+
+Result<std::vector<std::string>> write_files(const std::string& dir, const std::vector<plan::EmittedFile>& files,
+                                             bool force) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec) return fail(Error::io(fmt::format("--out {}: {}", dir, ec.message())));
+  if (ec) return fail(Error::usage(fmt::format("--out {}: {}", dir, ec.message())));
+  if (!fs::is_directory(dir, ec)) return fail(Error::usage(fmt::format("--out {}: not a directory", dir)));
+  // Every name is checked before anything is written: a refusal leaves the folder as it was.
+  for (const auto& f : files) {
+    fs::path path = fs::path(dir) / f.name;
+    if (!fs::exists(fs::symlink_status(path, ec))) continue;
+    if (fs::is_directory(path, ec))
+      return fail(Error::usage(fmt::format("--out {}: {} is a directory", dir, path.string())));
+    if (!force && (fs::is_symlink(fs::symlink_status(path, ec)) || !written_by_tfgpu(path)))
+      return fail(Error::usage(fmt::format("--out {}: {} exists and was not written by tfgpu; not overwriting it (use --force, or another --out)",
+                                           dir, path.string())));
+  }
   std::vector<std::string> written;
   for (const auto& f : files) {
     fs::path path = fs::path(dir) / f.name;
+    if (force && fs::is_symlink(fs::symlink_status(path, ec))) fs::remove(path, ec);  // replace the link, not its target
     std::ofstream os(path, std::ios::binary | std::ios::trunc);
-    if (!os) return fail(Error::io(fmt::format("cannot write {}", path.string())));
+    if (!os) return fail(Error::usage(fmt::format("--out {}: cannot write {}", dir, path.string())));
     os << f.text;
     os.close();
-    if (!os) return fail(Error::io(fmt::format("cannot write {}", path.string())));
+    if (!os) return fail(Error::usage(fmt::format("--out {}: cannot write {}", dir, path.string())));
     if (f.mode == plan::FileMode::kExecutable)
       fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                       fs::perm_options::add, ec);
@@ -82,12 +107,16 @@ int run_plan(CommandIo& io, const PlanOptions& opt) {
     auto parsed = parse_snapshot(*text, opt.snapshot);
     if (!parsed) return fail_with(Error::input(fmt::format("--snapshot {}: {}", opt.snapshot, parsed.error().message)));
     snap = std::move(*parsed);
-  } else {
-    snap = live_snapshot(io.host, *kb);
   }
+  // A machine described by flags is planned as described: nothing of the machine tfgpu runs
+  // on (its Pythons, GPU, driver, WSL) may leak into it. Without flags or a snapshot the
+  // plan is for this machine, probed.
+  const bool described = !opt.os.empty() || !opt.gpu.empty() || !opt.driver.empty();
+  const bool probed = opt.snapshot.empty() && !described;
+  if (probed) snap = live_snapshot(io.host, *kb);
 
   plan::MachineFlags flags{opt.os, opt.gpu, opt.driver, opt.python};
-  auto machine = plan::describe_machine(&snap, flags, *kb);
+  auto machine = plan::describe_machine(opt.snapshot.empty() && described ? nullptr : &snap, flags, *kb);
   if (!machine) return fail_with(machine.error());
 
   plan::PlanRequest req;
@@ -109,7 +138,7 @@ int run_plan(CommandIo& io, const PlanOptions& opt) {
   }
   report::PlanReport rep{*result, lock ? &*lock : nullptr, {}, opt.out_dir};
   if (!opt.out_dir.empty() && lock) {
-    auto written = write_files(opt.out_dir, plan::emit_all(*lock));
+    auto written = write_files(opt.out_dir, plan::emit_all(*lock), opt.force);
     if (!written) return fail_with(written.error());
     rep.written = std::move(*written);
   }
@@ -136,6 +165,7 @@ CommandRunner define_plan(CLI::App& sub) {
       ->check(CLI::IsMember({"windows", "linux"}));
   sub.add_option("--gpu", opt->gpu, "Describe the machine: GPU name or PCI id (overrides the snapshot)")->option_text("NAME|PCI-ID");
   sub.add_option("--driver", opt->driver, "Describe the machine: NVIDIA driver version (overrides the snapshot)")->option_text("VERSION");
+  sub.add_flag("--force", opt->force, "Overwrite files in --out that tfgpu did not write");
   sub.add_option("--out", opt->out_dir, "Write tfgpu.lock.toml, the setup script, requirements.txt, environment.yml, Dockerfile and verify.py here")
       ->option_text("DIR");
   return [opt](CommandIo& io) { return run_plan(io, *opt); };

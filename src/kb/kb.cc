@@ -463,6 +463,19 @@ Result<const Gpu*> KnowledgeBase::find_gpu_by_pci(std::string_view text) const {
   return fail(Error::not_found(fmt::format("PCI id {:04x}:{:04x} is not in the knowledge base", vendor, device)));
 }
 
+Result<std::vector<const Gpu*>> KnowledgeBase::find_gpus(std::string_view text) const {
+  std::string lower = to_lower(text);
+  if (lower.find(':') != std::string::npos || lower.find("ven_") != std::string::npos || starts_with(lower, "0x")) {
+    auto g = find_gpu_by_pci(text);
+    if (!g) return fail(g.error());
+    return std::vector<const Gpu*>{*g};
+  }
+  auto named = find_gpus_by_name(text);
+  if (named) return named;
+  if (auto g = find_gpu_by_pci(text)) return std::vector<const Gpu*>{*g};
+  return fail(named.error());
+}
+
 Result<std::vector<const Gpu*>> KnowledgeBase::find_gpus_by_name(std::string_view text) const {
   std::string wanted = normalize_gpu_name(text);
   if (wanted.empty()) return fail(Error::input(fmt::format("empty GPU name '{}'", text)));

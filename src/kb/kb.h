@@ -351,6 +351,10 @@ class KnowledgeBase {
   // if any, else every GPU whose name contains all the words. kNotFound with the
   // nearest names when nothing matches.
   Result<std::vector<const Gpu*>> find_gpus_by_name(std::string_view text) const;
+  // What `--gpu TEXT` means in every command (matrix, plan): a PCI id when it says so
+  // ("10de:2504", "0x2504", "PCI\\VEN_..."), else a name ("4090", "RTX 3060"), and only
+  // when no name matches, a bare 4-digit device id ("2504").
+  Result<std::vector<const Gpu*>> find_gpus(std::string_view text) const;
   std::string architecture_name(ComputeCapability cc) const;  // "Ampere"; "" if unknown
   // The Tensor Core row for a feature ("fp16", "bf16"); nullptr when the KB has none.
   const TensorCoreMath* tensor_core_min(std::string_view feature) const;

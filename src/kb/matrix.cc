@@ -41,11 +41,6 @@ bool loads_with(const KnowledgeBase& kb, const TfRelease& tf, const CudaRelease&
   return true;
 }
 
-bool looks_like_pci_id(std::string_view s) {
-  std::string lower = to_lower(s);
-  return lower.find(':') != std::string::npos || lower.find("ven_") != std::string::npos || starts_with(lower, "0x");
-}
-
 }  // namespace
 
 std::string compact_versions(const std::vector<Version>& versions) {
@@ -236,22 +231,9 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
   }
 
   if (q.gpu) {
-    std::vector<const Gpu*> gpus;
-    if (looks_like_pci_id(*q.gpu)) {
-      auto g = kb.find_gpu_by_pci(*q.gpu);
-      if (!g) return fail(g.error());
-      gpus.push_back(*g);
-    } else {
-      auto named = kb.find_gpus_by_name(*q.gpu);
-      if (!named) {
-        // A bare 4-digit hex string may be a device id ("2504").
-        auto g = kb.find_gpu_by_pci(*q.gpu);
-        if (!g) return fail(named.error());
-        gpus.push_back(*g);
-      } else {
-        gpus = *named;
-      }
-    }
+    auto found = kb.find_gpus(*q.gpu);
+    if (!found) return fail(found.error());
+    std::vector<const Gpu*> gpus = *found;
     ComputeCapability cc = gpus.front()->cc;
     for (const Gpu* g : gpus) {
       if (g->cc != cc) {

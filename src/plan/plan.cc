@@ -40,14 +40,6 @@ std::string range_text(const std::vector<Version>& vs) {
   return vs.front().str() + "-" + vs.back().str();
 }
 
-bool looks_like_pci_id(std::string_view s) {
-  if (icontains(s, "ven_") || s.find(':') != std::string_view::npos) return true;
-  std::string_view t = s;
-  if (starts_with(t, "0x") || starts_with(t, "0X")) t.remove_prefix(2);
-  if (t.size() != 4) return false;
-  return std::all_of(t.begin(), t.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
-}
-
 bool system_kind(const std::string& kind) {
   return kind == "toolkit" || kind == "system" || kind == "registry" || kind == "standalone" || kind.empty();
 }
@@ -130,23 +122,15 @@ Result<Machine> describe_machine(const Snapshot* snap, const MachineFlags& flags
 
   // GPU
   if (!flags.gpu.empty()) {
-    const kb::Gpu* g = nullptr;
-    if (looks_like_pci_id(flags.gpu)) {
-      auto r = kb.find_gpu_by_pci(flags.gpu);
-      if (!r) return fail(Error::usage(fmt::format("--gpu {}: {}", flags.gpu, r.error().message)));
-      g = *r;
-    } else {
-      auto r = kb.find_gpus_by_name(flags.gpu);
-      if (!r || r->empty())
-        return fail(Error::usage(fmt::format("--gpu {}: {}", flags.gpu, r ? "no such GPU in the knowledge base" : r.error().message)));
-      g = r->front();
-      for (const kb::Gpu* other : *r) {
-        if (other->cc != g->cc) {
-          std::vector<std::string> names;
-          for (const kb::Gpu* x : *r) names.push_back(fmt::format("{} ({}, compute {})", x->name, x->pci_id, x->cc.str()));
-          if (names.size() > 6) names.resize(6);
-          return fail(Error::usage(fmt::format("--gpu '{}' is ambiguous: {}; give the PCI id", flags.gpu, join(names, ", "))));
-        }
+    auto found = kb.find_gpus(flags.gpu);
+    if (!found) return fail(Error::usage(fmt::format("--gpu {}: {}", flags.gpu, found.error().message)));
+    const kb::Gpu* g = found->front();
+    for (const kb::Gpu* other : *found) {
+      if (other->cc != g->cc) {
+        std::vector<std::string> names;
+        for (const kb::Gpu* x : *found) names.push_back(fmt::format("{} ({}, compute {})", x->name, x->pci_id, x->cc.str()));
+        if (names.size() > 6) names.resize(6);
+        return fail(Error::usage(fmt::format("--gpu '{}' is ambiguous: {}; give the PCI id", flags.gpu, join(names, ", "))));
       }
     }
     m.gpu_name = g->name;
@@ -170,6 +154,11 @@ Result<Machine> describe_machine(const Snapshot* snap, const MachineFlags& flags
     }
     if (snap->gpus.size() > 1) m.notes.push_back(fmt::format("{} GPUs: planned for the first, {}", snap->gpus.size(), g.name));
   }
+  if (flags.gpu.empty() && snap && snap->gpus.empty() && snap->gpu_state.status == ProbeStatus::kAbsent)
+    m.notes.insert(m.notes.begin(),
+                   fmt::format("{} has no NVIDIA GPU ({}): TensorFlow will run on the CPU here whatever is installed; give --gpu NAME to plan for a card you will add",
+                               snap->origin == "probe" ? "this machine" : "the machine in the snapshot",
+                               snap->gpu_state.reason.empty() ? "none seen" : snap->gpu_state.reason));
   if (!m.cc) m.notes.push_back("GPU compute capability unknown (give --gpu NAME|PCI-ID): kernel support not checked");
 
   // Driver
