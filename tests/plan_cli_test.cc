@@ -1,5 +1,7 @@
 // `tfgpu plan` end to end through run_cli (fake host; --out writes to a temp dir).
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -102,6 +104,33 @@ TEST(PlanCli, FlagsDescribeTheWholeMachineAndTheLocalOneIsNotProbed) {
   EXPECT_EQ(j["machine"]["driver"], "535.104.05");
   EXPECT_EQ(host.processes_run(), 0) << "no probe child on the planning machine";
   EXPECT_EQ(r.out.find("already installed"), std::string::npos) << r.out;
+}
+
+// A user's own file at one of the names a plan writes is never overwritten without
+// --force, and a refusal writes nothing at all.
+TEST(PlanCli, OutNeverOverwritesAFileTfgpuDidNotWrite) {
+  FakeHost host(Platform::kLinux);
+  fs::path dir = fs::temp_directory_path() / ("tfgpu_plan_out_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  { std::ofstream(dir / "requirements.txt") << "my own pins\n"; }
+  std::vector<std::string> args = {"plan", "--os", "linux", "--gpu", "10de:2503", "--driver", "535.104.05", "--out", dir.string()};
+  auto refused = run(host, args);
+  EXPECT_EQ(refused.code, kExitUsage);
+  EXPECT_NE(refused.err.find("was not written by tfgpu"), std::string::npos) << refused.err;
+  EXPECT_EQ(std::count(refused.err.begin(), refused.err.end(), '\n'), 1) << refused.err;
+  EXPECT_FALSE(fs::exists(dir / "tfgpu.lock.toml")) << "nothing written on refusal";
+  std::ifstream mine(dir / "requirements.txt");
+  std::string line;
+  std::getline(mine, line);
+  EXPECT_EQ(line, "my own pins");
+  args.push_back("--force");
+  EXPECT_EQ(run(host, args).code, kExitOk);
+  args.pop_back();
+  EXPECT_EQ(run(host, args).code, kExitOk) << "its own files are rewritten freely";
+  auto unwritable = run(host, {"plan", "--os", "linux", "--gpu", "10de:2503", "--out", "/proc/tfgpu-no-such-dir"});
+  EXPECT_EQ(unwritable.code, kExitUsage) << unwritable.err;
+  fs::remove_all(dir);
 }
 
 TEST(PlanCli, FlagsWithoutTheOsAskForIt) {
