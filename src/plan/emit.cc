@@ -247,6 +247,9 @@ constexpr const char* kSetupPs1 = R"PS(<#
   registry (HKCU:\Environment, keeping its REG_EXPAND_SZ type and every existing
   entry), never with setx, which truncates PATH at 1024 characters. The PATH before
   the first change is saved to a backup file; -Undo restores it.
+  Run it from PowerShell in this folder (the default execution policy blocks scripts
+  that are not signed; this allows this one run only):
+    powershell -ExecutionPolicy Bypass -File .\setup.ps1
 .PARAMETER Undo
   Restore the user PATH saved by the first run and remove the backup.
 #>
@@ -378,7 +381,7 @@ function Install-CondaEnv {
     Write-Step "conda environment $EnvName exists ($prefix)"
   } else {
     Write-Step "creating the conda environment $EnvName (Python $PythonVersion)"
-    & conda create -y -n $EnvName "python=$PythonVersion" | Out-Host
+    & conda create -y -n $EnvName --override-channels -c $CondaChannel "python=$PythonVersion" | Out-Host
     if ($LASTEXITCODE -ne 0) { throw "conda create failed ($LASTEXITCODE)" }
     $prefix = Get-CondaPrefix
   }
@@ -391,7 +394,7 @@ function Install-CondaEnv {
   }
   if ($todo.Count -gt 0) {
     Write-Step ('conda install: ' + ($todo -join ' '))
-    & conda install -y -n $EnvName -c $CondaChannel @todo | Out-Host
+    & conda install -y -n $EnvName --override-channels -c $CondaChannel @todo | Out-Host
     if ($LASTEXITCODE -ne 0) { throw "conda install failed ($LASTEXITCODE)" }
   } else {
     Write-Step 'CUDA and cuDNN conda packages are installed'
@@ -460,7 +463,17 @@ if ($Method -eq 'conda') {
   $python = Install-Venv
   Test-Libraries
 }
-Write-Step "done; check it with: & '$python' '$PSScriptRoot\verify.py'"
+# The closing check runs inside the environment, as the user will run TensorFlow:
+# `conda run` activates the conda env (its Library\bin on PATH); a venv needs no more
+# than its own python and the PATH set above.
+Write-Step 'checking the result with verify.py, inside the environment'
+if ($Method -eq 'conda') {
+  & conda run -n $EnvName --no-capture-output python "$PSScriptRoot\verify.py"
+} else {
+  & $python "$PSScriptRoot\verify.py"
+}
+if ($LASTEXITCODE -ne 0) { Write-Caution "verify.py exited with $LASTEXITCODE (its summary line above says why)" }
+Write-Step "done; check it again any time with: & '$python' '$PSScriptRoot\verify.py'"
 )PS";
 
 constexpr const char* kVerifyPy = R"PY(#!/usr/bin/env python3
@@ -469,7 +482,9 @@ constexpr const char* kVerifyPy = R"PY(#!/usr/bin/env python3
 @@SUMMARY@@
 The classic TensorFlow GPU checks (version, built with CUDA, devices, memory growth,
 a timed matmul on /GPU:0 vs /CPU:0, the mixed-precision policy), compared with the
-plan. Prints one JSON object; exit status 0 when TensorFlow uses the GPU as planned.
+plan: tfgpu.lock.toml next to this file when it is there (Python 3.11+ reads it), else
+the values the plan wrote below. Prints one line for people, then one JSON object;
+exit status 0 when TensorFlow uses the GPU as planned.
 """
 import json
 import os
@@ -477,6 +492,34 @@ import sys
 import time
 
 EXPECTED = json.loads(@@EXPECTED@@)
+
+
+def planned():
+    """The lock next to this script wins over the copy above (it may have been edited)."""
+    want = dict(EXPECTED)
+    lock = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tfgpu.lock.toml")
+    try:
+        import tomllib
+        with open(lock, "rb") as f:
+            doc = tomllib.load(f)
+    except Exception:  # no lock, no tomllib (Python < 3.11), or an unreadable lock
+        return want, "the plan's copy in verify.py"
+    if doc.get("host", {}).get("target") == "docker":
+        doc.get("versions", {}).pop("python", None)  # the image brings its own Python
+    for key in ("tensorflow", "python", "cuda", "cudnn", "compute_capability"):
+        for table in ("versions", "host", "gpu"):
+            value = doc.get(table, {}).get(key)
+            if isinstance(value, str) and value:
+                want[key] = value
+                break
+    return want, lock
+
+
+def same_prefix(found, want):
+    """'12.5.1' matches a planned '12.5'; '9' matches '9.3' only by major."""
+    f, w = str(found).split("."), str(want).split(".")
+    n = min(len(f), len(w))
+    return n > 0 and f[:n] == w[:n]
 
 
 def timed_matmul(tf, device, n, repeats):
@@ -491,21 +534,29 @@ def timed_matmul(tf, device, n, repeats):
         return (time.perf_counter() - start) / repeats
 
 
-def main():
-    out = {"ok": False, "expected": EXPECTED, "errors": [], "warnings": [],
-           "python": "%d.%d.%d" % sys.version_info[:3]}
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-    want_py = EXPECTED.get("python") or ""
+def summary_line(out):
+    if out.get("ok"):
+        g = out.get("gpu0", {})
+        line = "verify: OK - TensorFlow %s uses %d GPU(s)" % (out.get("tensorflow"), len(out.get("gpus", [])))
+        if g.get("name"):
+            line += " (%s, compute %s)" % (g["name"], g.get("compute_capability", "?"))
+        b = out.get("build_info", {})
+        if b:
+            line += ", built for CUDA %s / cuDNN %s" % (b.get("cuda_version", "?"), b.get("cudnn_version", "?"))
+        speedup = out.get("matmul", {}).get("speedup")
+        if speedup:
+            line += ", matmul %.0fx the CPU" % speedup
+        return line + "; as planned"
+    return "verify: FAILED - " + "; ".join(out["errors"])
+
+
+def check(out, tf, want):
+    """Fills `out` from the running TensorFlow and compares it with `want`."""
+    want_py = want.get("python") or ""
     if want_py and out["python"].rsplit(".", 1)[0] != want_py:
         out["warnings"].append("Python %s, the plan pins %s" % (out["python"], want_py))
-    try:
-        import tensorflow as tf
-    except Exception as e:  # the report is the point: never a traceback
-        out["errors"].append("import tensorflow failed: %s: %s" % (type(e).__name__, e))
-        print(json.dumps(out, sort_keys=True))
-        return 1
     out["tensorflow"] = tf.__version__
-    want_tf = EXPECTED["tensorflow"]
+    want_tf = want["tensorflow"]
     if tf.__version__.split(".")[:2] != want_tf.split(".")[:2]:
         out["errors"].append("TensorFlow %s, the plan pins %s" % (tf.__version__, want_tf))
     elif tf.__version__ != want_tf:
@@ -518,6 +569,11 @@ def main():
         out["build_info"] = {k: str(info[k]) for k in ("cuda_version", "cudnn_version", "cuda_compute_capabilities") if k in info}
     except Exception as e:
         out["warnings"].append("get_build_info failed: %s" % e)
+    b = out.get("build_info", {})
+    if want.get("cuda") and b.get("cuda_version") and not same_prefix(b["cuda_version"], want["cuda"]):
+        out["errors"].append("built for CUDA %s, the plan says %s" % (b["cuda_version"], want["cuda"]))
+    if want.get("cudnn") and b.get("cudnn_version") and not same_prefix(b["cudnn_version"], want["cudnn"]):
+        out["errors"].append("built for cuDNN %s, the plan says %s" % (b["cudnn_version"], want["cudnn"]))
     gpus = tf.config.list_physical_devices("GPU")
     out["gpus"] = [g.name for g in gpus]
     if not gpus:
@@ -536,6 +592,9 @@ def main():
                            "compute_capability": ".".join(str(x) for x in details.get("compute_capability", ()))}
         except Exception as e:
             out["warnings"].append("get_device_details failed: %s" % e)
+        cc = out.get("gpu0", {}).get("compute_capability")
+        if want.get("compute_capability") and cc and cc != want["compute_capability"]:
+            out["warnings"].append("GPU 0 has compute capability %s, the plan was made for %s" % (cc, want["compute_capability"]))
     n, repeats = 2048, 10
     matmul = {"n": n, "repeats": repeats}
     try:
@@ -553,7 +612,24 @@ def main():
         mixed_precision.set_global_policy("float32")
     except Exception as e:
         out["warnings"].append("mixed precision: %s" % e)
+
+
+def main():
+    want, source = planned()
+    out = {"ok": False, "expected": want, "expected_from": source, "errors": [], "warnings": [],
+           "python": "%d.%d.%d" % sys.version_info[:3]}
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+    try:
+        import tensorflow as tf
+    except Exception as e:  # the report is the point: never a traceback
+        out["errors"].append("import tensorflow failed: %s: %s" % (type(e).__name__, e))
+    else:
+        try:
+            check(out, tf, want)
+        except Exception as e:
+            out["errors"].append("%s: %s" % (type(e).__name__, e))
     out["ok"] = not out["errors"]
+    print(summary_line(out))
     print(json.dumps(out, sort_keys=True))
     return 0 if out["ok"] else 1
 
@@ -583,6 +659,9 @@ std::string emit_setup_sh(const Lock& l) {
                           {"LIBRARIES", sh_array(toolkit_libraries(l))}});
 }
 
+// The one conda channel of a plan (environment.yml and setup.ps1 alike).
+static std::string conda_channel(const Lock& l) { return l.conda_channel.empty() ? "conda-forge" : l.conda_channel; }
+
 std::string emit_setup_ps1(const Lock& l) {
   return subst(kSetupPs1, {{"GENERATOR", comment_safe(l.generator)},
                            {"SUMMARY", summary(l)},
@@ -596,7 +675,7 @@ std::string emit_setup_ps1(const Lock& l) {
                            {"DRIVER_MIN", ps_quote(l.driver_min)},
                            {"ENV_NAME", ps_quote(l.env_name)},
                            {"REQUIREMENTS", ps_array(l.pip)},
-                           {"CONDA_CHANNEL", ps_quote(l.conda_channel)},
+                           {"CONDA_CHANNEL", ps_quote(conda_channel(l))},
                            {"CONDA_PACKAGES", ps_array(l.conda_packages)},
                            {"CUDA_ROOT", ps_quote(l.cuda_root)},
                            {"CUDNN_ROOT", ps_quote(l.cudnn_root)},
@@ -626,7 +705,10 @@ std::string emit_environment_yml(const Lock& l) {
   s += "# conda env create -f environment.yml\n";
   s += "name: " + y(l.env_name) + "\n";
   s += "channels:\n";
-  s += "  - " + y(l.conda_channel.empty() ? "conda-forge" : l.conda_channel) + "\n";
+  // One channel, as setup.ps1 uses it (--override-channels): nodefaults keeps a
+  // .condarc's defaults channel out of the solve.
+  s += "  - " + y(conda_channel(l)) + "\n";
+  s += "  - nodefaults\n";
   s += "dependencies:\n";
   if (!l.python.empty()) s += "  - " + y("python=" + l.python) + "\n";
   for (const auto& p : l.conda_packages) s += "  - " + y(p) + "\n";

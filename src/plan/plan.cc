@@ -501,7 +501,7 @@ Result<PlanResult> solve(const Machine& machine, const PlanRequest& request, con
       out.steps.push_back("docker build -t tfgpu-plan . && docker run --rm --gpus all tfgpu-plan");
       break;
   }
-  if (o.method != Method::kDocker) out.steps.push_back("Run verify.py in the new environment: it prints one JSON object");
+  if (o.method != Method::kDocker) out.steps.push_back("Run verify.py in the new environment: one line for you, then one JSON object");
   return out;
 }
 
