@@ -64,6 +64,17 @@ def pick(links, project, version, platform):
     return fn, url, attrs, [c[1] for c in same[:-1]]
 
 
+def latest_patch(links, version):
+    """The newest final X.Y.Z with wheels on the page for the row's X.Y."""
+    mm = vkey(version)[:2]
+    vs = set()
+    for fn, _, _ in links:
+        m = WHEEL_RE.match(fn)
+        if m and re.fullmatch(r"\d+\.\d+\.\d+", m.group("ver")) and vkey(m.group("ver"))[:2] == mm:
+            vs.add(m.group("ver"))
+    return max(vs, key=vkey) if vs else None
+
+
 def literal(node):
     try:
         return ast.literal_eval(node)
@@ -162,7 +173,9 @@ def kb_and_cuda_for(kb, version):
 def compare(kb, rel, recs):
     """Disagreements between a [[release]] row (and its [[and_cuda]] row) and the wheels."""
     out = []
-    v = rel["version"]
+    if not recs:
+        return out
+    v = recs[0]["release"]
     for rec in recs:
         f = summary_fields(rec)
         tag = "%s %s %s (%s)" % (v, rec["project"], rec["platform"], rec["filename"])
@@ -257,22 +270,31 @@ def main(argv):
     records, missing, per_release = [], [], []
     try:
         for rel in releases:
-            v = rel["version"]
+            row_v = rel["version"]
             projects = ["tensorflow"] + (["tensorflow-gpu"] if _separate_gpu(rel) else [])
-            platforms = ["linux"] + (["windows"] if vkey(v) <= (2, 10, 99) else [])
-            recs = []
+            platforms = ["linux"] + (["windows"] if vkey(row_v) <= (2, 10, 99) else [])
             for proj in projects:
                 if proj not in pages:
                     pages[proj] = pypi_meta_proxy.parse_links(pypi_meta_proxy.fetch_simple_page(proj))
-                for plat in platforms:
-                    chosen = pick(pages[proj], proj, v, plat)
-                    if chosen is None:
-                        missing.append("%s==%s: no %s wheel on PyPI" % (proj, v, plat))
-                        continue
-                    print("wheel_facts: %s" % chosen[0], file=sys.stderr, flush=True)
-                    recs.append(wheel_record(v, proj, plat, chosen))
-            records += recs
-            per_release.append((rel, recs))
+            versions = [row_v]
+            latest = latest_patch(pages["tensorflow"], row_v)
+            if latest and latest != row_v:
+                versions.append(latest)
+            for v in versions:
+                recs = []
+                for proj in projects:
+                    for plat in platforms:
+                        chosen = pick(pages[proj], proj, v, plat)
+                        if chosen is None:
+                            missing.append("%s==%s: no %s wheel on PyPI" % (proj, v, plat))
+                            continue
+                        print("wheel_facts: %s" % chosen[0], file=sys.stderr, flush=True)
+                        rec = wheel_record(v, proj, plat, chosen)
+                        rec["kb_row"] = row_v
+                        rec["kind"] = "kb-row" if v == row_v else "latest-patch"
+                        recs.append(rec)
+                records += recs
+                per_release.append((rel, recs))
         yanked_rows = []
         for y in kb.get("yanked", []):
             files = [fn for fn, _, _ in pages["tensorflow"] if WHEEL_RE.match(fn) and WHEEL_RE.match(fn).group("ver") == y["version"]]
@@ -304,6 +326,8 @@ def main(argv):
     L.append("central directory, one member): `*.dist-info/METADATA` (every `Requires-Dist`, verbatim, in the JSON) and")
     L.append("`tensorflow[_core]/python/platform/build_info.py` (the `build_info` dict, or the module constants")
     L.append("`cuda_version_number` / `cudnn_version_number` / `is_cuda_build` before 2.3). No whole wheel was downloaded.")
+    L.append("Each row's minor is also read at its newest patch on PyPI (\"newest patch\"): requirements change")
+    L.append("between patches (2.14.0 has `numpy>=1.23.5`, 2.14.1 `numpy<2.0.0,>=1.23.5`).")
     L.append("")
     for n in doc["notes"]:
         L.append("- %s" % n)
@@ -318,13 +342,17 @@ def main(argv):
     L.append("|---|---|---|---|---|---|---|---|---|---|---|")
     for rec in records:
         f = summary_fields(rec)
+        if rec["kind"] == "latest-patch":
+            rec_label = "%s (newest patch)" % rec["release"]
+        else:
+            rec_label = rec["release"]
         shown = lambda raw, val: "—" if raw is None else (str(raw) if raw == val else "%s (%s)" % (raw, val))
         cuda = shown(f["cuda_raw"], f["cuda"]) if f["is_cuda_build"] else "(CPU build)"
         ac = and_cuda(rec)
         ac_cell = "—" if not ac else "%d lines, %s" % (len(ac), "all `==`" if all("==" in a.split(";")[0] for a in ac)
                                                         else "ranges `>=x,<y`")
         L.append("| %s | %s %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-            rec["release"], rec["project"], rec["platform"], rec["python"], ac_cell,
+            rec_label, rec["project"], rec["platform"], rec["python"], ac_cell,
             md_cell(reqs(rec, "numpy")), md_cell(reqs(rec, "protobuf")), md_cell(reqs(rec, "keras")),
             md_cell(reqs(rec, "ml-dtypes")), cuda, shown(f["cudnn_raw"], f["cudnn"]) if f["is_cuda_build"] else "—",
             " ".join(f["cc"]) if f["cc"] else "—"))
