@@ -14,6 +14,10 @@ PyPI's simple pages as this project's machines see them advertise no PEP 658 met
                             (wheelzip.py) and cached on disk.
   /files/<path>             a real download: 302 to https://files.pythonhosted.org/<path>.
 
+pip >= 25.3 then resolves from metadata alone (`pip install --dry-run --report`); older pip (23.2.1
+here) reads the metadata too but downloads the chosen wheels after resolving (pypa/pip#12603,
+fixed by pypa/pip#13482), through the 302.
+
 Cache: ${TFGPU_PYPI_CACHE:-${XDG_CACHE_HOME:-~/.cache}/tfgpu-tests/pypi-meta}.
 
 CLI:    pypi_meta_proxy.py [--port N] [--verbose]   (first stdout line: the base URL;

@@ -61,7 +61,8 @@ def cache_dir():
 
 
 def _short(url):
-    return urllib.parse.urldefrag(url)[0].rsplit("/", 1)[-1]
+    plain = urllib.parse.urldefrag(url)[0]
+    return plain.rsplit("/", 1)[-1] or plain
 
 
 def cache_key(url):
