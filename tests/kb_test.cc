@@ -743,7 +743,12 @@ TEST(KbFacts, Tf28HasSm35ToCompute80) {
   EXPECT_EQ(kb.tf_cc_support(tf("2.8"), {3, 7}).support, CcSupport::kNative);  // K80 on sm_35
   EXPECT_EQ(kb.tf_cc_support(tf("2.8"), {3, 0}).support, CcSupport::kIgnored);
   EXPECT_TRUE(tf("2.8").cc_prov.verified);
-  EXPECT_EQ(kb.tf_cc_support(tf("2.15"), {8, 6}).support, CcSupport::kUnknown);
+  // 2.11-2.17 from the wheels' build_info.py (kb/derivations/wheel_facts.json).
+  EXPECT_EQ(kb.tf_cc_support(tf("2.15"), {8, 6}).support, CcSupport::kPtxJit);
+  EXPECT_EQ(kb.tf_cc_support(tf("2.16"), {8, 6}).support, CcSupport::kNative);  // sm_80 runs on 8.6
+  EXPECT_EQ(kb.tf_cc_support(tf("2.16"), {5, 2}).support, CcSupport::kNative);  // GTX 960 on sm_50
+  EXPECT_EQ(kb.tf_cc_support(tf("2.17"), {5, 2}).support, CcSupport::kIgnored);
+  EXPECT_TRUE(tf("2.16").cc_prov.verified);
 }
 
 TEST(KbFacts, ComputeCapabilityParsesEveryNvccSpelling) {

@@ -15,7 +15,7 @@ TEST(RuleComputeCapability, Gtx960IsBelowTf218AndGetsANewestFittingRelease) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].id, "compute_capability_unsupported");
   EXPECT_EQ(f[0].severity, Severity::kBlocker);
-  EXPECT_NE(f[0].fix[0].find("TensorFlow 2.10 (the newest release known to have kernels"), std::string::npos) << f[0].fix[0];
+  EXPECT_NE(f[0].fix[0].find("TensorFlow 2.16 (the newest release known to have kernels"), std::string::npos) << f[0].fix[0];
 }
 
 TEST(RuleComputeCapability, OneIgnoredGpuOfTwoIsAWarning) {

@@ -158,6 +158,9 @@ Citation KnowledgeBase::cite(const TfPackage& r) const {
 Citation KnowledgeBase::cite(const AndCudaPins& r) const {
   return make_cite(*this, "tensorflow[and-cuda] " + r.tf.str(), r.prov);
 }
+Citation KnowledgeBase::cite(const PipConstraint& r) const {
+  return make_cite(*this, fmt::format("pip constraint {} for tensorflow {}", r.requirement, r.tf.str()), r.prov);
+}
 Citation KnowledgeBase::cite(const PlatformNote& r) const {
   return make_cite(*this, fmt::format("{} note for tensorflow {}", platform_name(r.platform), r.tf.str()), r.prov);
 }
@@ -284,6 +287,14 @@ const AndCudaPins* KnowledgeBase::and_cuda_for(const TfRelease& tf) const {
   for (const auto& a : and_cuda_)
     if (a.tf.contains(tf.version)) return &a;
   return nullptr;
+}
+
+std::vector<const PipConstraint*> KnowledgeBase::pip_constraints_for(const TfRelease& tf, Platform platform) const {
+  std::vector<const PipConstraint*> out;
+  for (const auto& c : pip_constraints_)
+    if (c.tf.contains(tf.version) && std::find(c.platforms.begin(), c.platforms.end(), platform) != c.platforms.end())
+      out.push_back(&c);
+  return out;
 }
 
 // ---- CUDA ------------------------------------------------------------------------------

@@ -119,6 +119,16 @@ struct AndCudaPins {
   Provenance prov;
 };
 
+// A requirement a working pip install needs beyond the wheel's own Requires-Dist
+// ("numpy<2" before TF 2.18).
+struct PipConstraint {
+  VersionRange tf;
+  std::vector<Platform> platforms;
+  std::string requirement;  // PEP 508, as it goes into requirements.txt
+  std::string why;
+  Provenance prov;
+};
+
 // What to tell a user whose platform has no GPU build for a TF range.
 struct PlatformNote {
   Platform platform = Platform::kLinux;
@@ -325,6 +335,8 @@ class KnowledgeBase {
   TfLibraries tf_libraries(const TfRelease& tf, Platform p) const;
   std::vector<const TfPackage*> packages_for(const TfRelease& tf, Platform p) const;
   const AndCudaPins* and_cuda_for(const TfRelease& tf) const;
+  // The pip constraints for installing `tf` on `platform`, in KB order.
+  std::vector<const PipConstraint*> pip_constraints_for(const TfRelease& tf, Platform platform) const;
   const PlatformNote* platform_note(const TfRelease& tf, Platform p) const;
 
   // CUDA toolkit by "11.8" / "11.8.0" (major.minor required). kInput / kNotFound with suggestions.
@@ -369,6 +381,7 @@ class KnowledgeBase {
   Citation cite(const LibrarySet& r) const;
   Citation cite(const TfPackage& r) const;
   Citation cite(const AndCudaPins& r) const;
+  Citation cite(const PipConstraint& r) const;
   Citation cite(const PlatformNote& r) const;
   Citation cite(const CudaRelease& r) const;
   Citation cite_libraries(const CudaRelease& r) const;
@@ -390,6 +403,7 @@ class KnowledgeBase {
   std::vector<LibrarySet> library_sets_;
   std::vector<TfPackage> packages_;
   std::vector<AndCudaPins> and_cuda_;
+  std::vector<PipConstraint> pip_constraints_;
   std::vector<PlatformNote> platform_notes_;
   std::vector<CudaRelease> cuda_;
   std::vector<CudaFamily> families_;

@@ -251,6 +251,9 @@ class KbLoader {
     for_each_row(doc, file, "and_cuda", [&](const Row& r) {
       kb.and_cuda_.push_back({r.range("tf"), r.platforms("platforms"), r.strings("wheels"), r.str_or("note"), r.prov()});
     });
+    for_each_row(doc, file, "pip_constraint", [&](const Row& r) {
+      kb.pip_constraints_.push_back({r.range("tf"), r.platforms("platforms"), r.str("requirement"), r.str("why"), r.prov()});
+    });
     for_each_row(doc, file, "platform_note", [&](const Row& r) {
       kb.platform_notes_.push_back(
           {r.platform(r.str("platform")), r.range("tf"), r.str("message"), r.strings("alternatives"), r.prov()});

@@ -87,13 +87,10 @@ Result<Lock> build_lock(const PlanResult& plan, const kb::KnowledgeBase& kb, con
 
   switch (o.method) {
     case Method::kPipAndCuda: {
+      // The extra's nvidia-* requirements come from TensorFlow's own metadata (ranges since
+      // 2.20): a plan that repeated them as == pins made pip's resolution impossible. A
+      // lock pins exact versions only after a resolver chose them.
       l.pip.push_back(fmt::format("{}[and-cuda]=={}", o.package, l.tensorflow));
-      if (const kb::AndCudaPins* pins = kb.and_cuda_for(tf)) {
-        for (const auto& w : pins->wheels) l.pip.push_back(w);
-      } else {
-        l.warnings.push_back(fmt::format("the knowledge base has no tensorflow[and-cuda] wheel pins for TF {}: pip takes them from the TF {} package metadata",
-                                         tf.series().str(), l.tensorflow));
-      }
       break;
     }
     case Method::kConda: {
@@ -133,6 +130,15 @@ Result<Lock> build_lock(const PlanResult& plan, const kb::KnowledgeBase& kb, con
     }
     case Method::kDocker:
       break;
+  }
+  // What a working install needs beyond TensorFlow's own requirements (numpy<2 before
+  // 2.18), right after the TensorFlow line so pip resolves them together.
+  if (!l.pip.empty()) {
+    for (const kb::PipConstraint* c : kb.pip_constraints_for(tf, o.tf_platform)) {
+      l.pip.insert(l.pip.begin() + 1, c->requirement);
+      auto cite = kb.cite(*c);
+      add_source(l, cite.row, cite.sources, cite.verified);
+    }
   }
   // The official image is written for every target (a Dockerfile is one of the outputs).
   if (o.tf_platform == Platform::kLinux || plan.target != Target::kNative) {
@@ -441,6 +447,36 @@ std::vector<Finding> check_lock(const Lock& l, const Snapshot& s) {
     else if (p->version != want)
       out.push_back(drift("lock_drift_wheel", Layer::kRuntime, Severity::kWarning,
                           fmt::format("{} {} is installed, the lock pins {}", name, p->version, want),
+                          {{"lock: " + line, lock_src}, {fmt::format("{} {}", name, p->version), p->source}},
+                          {fmt::format("python -m pip install \"{}\"", line)}));
+  }
+  // Constraints beyond TensorFlow's own requirements ("numpy<2" before TF 2.18): an
+  // installed version outside them is the classic "compiled using NumPy 1.x" failure.
+  for (const auto& line : l.pip) {
+    size_t op = line.find_first_of("<>!");
+    if (op == std::string::npos || op == 0 || line.find('[') != std::string::npos) continue;
+    std::string name = std::string(trim(line.substr(0, op)));
+    const PythonPackage* p = find_package(*env, name);
+    if (!p) continue;
+    auto have = Version::parse(p->version);
+    if (!have) continue;
+    bool ok = true;
+    for (const auto& clause : split(line.substr(op), ',')) {
+      std::string c(trim(clause));
+      size_t n = c.find_first_not_of("<>=!");
+      if (n == std::string::npos || n == 0) continue;
+      std::string o = c.substr(0, n);
+      auto v = Version::parse(c.substr(n));
+      if (!v) continue;
+      if (o == "<") ok = ok && *have < *v;
+      else if (o == "<=") ok = ok && !(*v < *have);
+      else if (o == ">") ok = ok && *v < *have;
+      else if (o == ">=") ok = ok && !(*have < *v);
+      else if (o == "!=") ok = ok && !(*have == *v);
+    }
+    if (!ok)
+      out.push_back(drift("lock_drift_constraint", Layer::kFramework, Severity::kBlocker,
+                          fmt::format("{} {} is installed, the lock needs {}", name, p->version, line),
                           {{"lock: " + line, lock_src}, {fmt::format("{} {}", name, p->version), p->source}},
                           {fmt::format("python -m pip install \"{}\"", line)}));
   }

@@ -4,7 +4,9 @@
 TensorFlow 2.14.0 + CUDA 11.8 + cuDNN 8.7 on Docker (install method: docker)
 The classic TensorFlow GPU checks (version, built with CUDA, devices, memory growth,
 a timed matmul on /GPU:0 vs /CPU:0, the mixed-precision policy), compared with the
-plan. Prints one JSON object; exit status 0 when TensorFlow uses the GPU as planned.
+plan: tfgpu.lock.toml next to this file when it is there (Python 3.11+ reads it), else
+the values the plan wrote below. Prints one line for people, then one JSON object;
+exit status 0 when TensorFlow uses the GPU as planned.
 """
 import json
 import os
@@ -12,6 +14,34 @@ import sys
 import time
 
 EXPECTED = json.loads("{\"tensorflow\":\"2.14.0\",\"python\":\"\",\"cuda\":\"11.8\",\"cudnn\":\"8.7\",\"compute_capability\":\"8.6\",\"target\":\"docker\"}")
+
+
+def planned():
+    """The lock next to this script wins over the copy above (it may have been edited)."""
+    want = dict(EXPECTED)
+    lock = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tfgpu.lock.toml")
+    try:
+        import tomllib
+        with open(lock, "rb") as f:
+            doc = tomllib.load(f)
+    except Exception:  # no lock, no tomllib (Python < 3.11), or an unreadable lock
+        return want, "the plan's copy in verify.py"
+    if doc.get("host", {}).get("target") == "docker":
+        doc.get("versions", {}).pop("python", None)  # the image brings its own Python
+    for key in ("tensorflow", "python", "cuda", "cudnn", "compute_capability"):
+        for table in ("versions", "host", "gpu"):
+            value = doc.get(table, {}).get(key)
+            if isinstance(value, str) and value:
+                want[key] = value
+                break
+    return want, lock
+
+
+def same_prefix(found, want):
+    """'12.5.1' matches a planned '12.5'; '9' matches '9.3' only by major."""
+    f, w = str(found).split("."), str(want).split(".")
+    n = min(len(f), len(w))
+    return n > 0 and f[:n] == w[:n]
 
 
 def timed_matmul(tf, device, n, repeats):
@@ -26,21 +56,29 @@ def timed_matmul(tf, device, n, repeats):
         return (time.perf_counter() - start) / repeats
 
 
-def main():
-    out = {"ok": False, "expected": EXPECTED, "errors": [], "warnings": [],
-           "python": "%d.%d.%d" % sys.version_info[:3]}
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
-    want_py = EXPECTED.get("python") or ""
+def summary_line(out):
+    if out.get("ok"):
+        g = out.get("gpu0", {})
+        line = "verify: OK - TensorFlow %s uses %d GPU(s)" % (out.get("tensorflow"), len(out.get("gpus", [])))
+        if g.get("name"):
+            line += " (%s, compute %s)" % (g["name"], g.get("compute_capability", "?"))
+        b = out.get("build_info", {})
+        if b:
+            line += ", built for CUDA %s / cuDNN %s" % (b.get("cuda_version", "?"), b.get("cudnn_version", "?"))
+        speedup = out.get("matmul", {}).get("speedup")
+        if speedup:
+            line += ", matmul %.0fx the CPU" % speedup
+        return line + "; as planned"
+    return "verify: FAILED - " + "; ".join(out["errors"])
+
+
+def check(out, tf, want):
+    """Fills `out` from the running TensorFlow and compares it with `want`."""
+    want_py = want.get("python") or ""
     if want_py and out["python"].rsplit(".", 1)[0] != want_py:
         out["warnings"].append("Python %s, the plan pins %s" % (out["python"], want_py))
-    try:
-        import tensorflow as tf
-    except Exception as e:  # the report is the point: never a traceback
-        out["errors"].append("import tensorflow failed: %s: %s" % (type(e).__name__, e))
-        print(json.dumps(out, sort_keys=True))
-        return 1
     out["tensorflow"] = tf.__version__
-    want_tf = EXPECTED["tensorflow"]
+    want_tf = want["tensorflow"]
     if tf.__version__.split(".")[:2] != want_tf.split(".")[:2]:
         out["errors"].append("TensorFlow %s, the plan pins %s" % (tf.__version__, want_tf))
     elif tf.__version__ != want_tf:
@@ -53,6 +91,11 @@ def main():
         out["build_info"] = {k: str(info[k]) for k in ("cuda_version", "cudnn_version", "cuda_compute_capabilities") if k in info}
     except Exception as e:
         out["warnings"].append("get_build_info failed: %s" % e)
+    b = out.get("build_info", {})
+    if want.get("cuda") and b.get("cuda_version") and not same_prefix(b["cuda_version"], want["cuda"]):
+        out["errors"].append("built for CUDA %s, the plan says %s" % (b["cuda_version"], want["cuda"]))
+    if want.get("cudnn") and b.get("cudnn_version") and not same_prefix(b["cudnn_version"], want["cudnn"]):
+        out["errors"].append("built for cuDNN %s, the plan says %s" % (b["cudnn_version"], want["cudnn"]))
     gpus = tf.config.list_physical_devices("GPU")
     out["gpus"] = [g.name for g in gpus]
     if not gpus:
@@ -71,6 +114,9 @@ def main():
                            "compute_capability": ".".join(str(x) for x in details.get("compute_capability", ()))}
         except Exception as e:
             out["warnings"].append("get_device_details failed: %s" % e)
+        cc = out.get("gpu0", {}).get("compute_capability")
+        if want.get("compute_capability") and cc and cc != want["compute_capability"]:
+            out["warnings"].append("GPU 0 has compute capability %s, the plan was made for %s" % (cc, want["compute_capability"]))
     n, repeats = 2048, 10
     matmul = {"n": n, "repeats": repeats}
     try:
@@ -88,7 +134,24 @@ def main():
         mixed_precision.set_global_policy("float32")
     except Exception as e:
         out["warnings"].append("mixed precision: %s" % e)
+
+
+def main():
+    want, source = planned()
+    out = {"ok": False, "expected": want, "expected_from": source, "errors": [], "warnings": [],
+           "python": "%d.%d.%d" % sys.version_info[:3]}
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "1")
+    try:
+        import tensorflow as tf
+    except Exception as e:  # the report is the point: never a traceback
+        out["errors"].append("import tensorflow failed: %s: %s" % (type(e).__name__, e))
+    else:
+        try:
+            check(out, tf, want)
+        except Exception as e:
+            out["errors"].append("%s: %s" % (type(e).__name__, e))
     out["ok"] = not out["errors"]
+    print(summary_line(out))
     print(json.dumps(out, sort_keys=True))
     return 0 if out["ok"] else 1
 

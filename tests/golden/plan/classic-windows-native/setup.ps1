@@ -9,6 +9,9 @@
   registry (HKCU:\Environment, keeping its REG_EXPAND_SZ type and every existing
   entry), never with setx, which truncates PATH at 1024 characters. The PATH before
   the first change is saved to a backup file; -Undo restores it.
+  Run it from PowerShell in this folder (the default execution policy blocks scripts
+  that are not signed; this allows this one run only):
+    powershell -ExecutionPolicy Bypass -File .\setup.ps1
 .PARAMETER Undo
   Restore the user PATH saved by the first run and remove the backup.
 #>
@@ -25,7 +28,8 @@ $CudnnVersion = '8.1'
 $DriverMin = '452.39'
 $EnvName = 'tf-2.10'
 $Requirements = @(
-  'tensorflow==2.10.0'
+  'tensorflow==2.10.0',
+  'numpy<2'
 )
 $CondaChannel = 'conda-forge'
 $CondaPackages = @(
@@ -154,7 +158,7 @@ function Install-CondaEnv {
     Write-Step "conda environment $EnvName exists ($prefix)"
   } else {
     Write-Step "creating the conda environment $EnvName (Python $PythonVersion)"
-    & conda create -y -n $EnvName "python=$PythonVersion" | Out-Host
+    & conda create -y -n $EnvName --override-channels -c $CondaChannel "python=$PythonVersion" | Out-Host
     if ($LASTEXITCODE -ne 0) { throw "conda create failed ($LASTEXITCODE)" }
     $prefix = Get-CondaPrefix
   }
@@ -167,7 +171,7 @@ function Install-CondaEnv {
   }
   if ($todo.Count -gt 0) {
     Write-Step ('conda install: ' + ($todo -join ' '))
-    & conda install -y -n $EnvName -c $CondaChannel @todo | Out-Host
+    & conda install -y -n $EnvName --override-channels -c $CondaChannel @todo | Out-Host
     if ($LASTEXITCODE -ne 0) { throw "conda install failed ($LASTEXITCODE)" }
   } else {
     Write-Step 'CUDA and cuDNN conda packages are installed'
@@ -236,4 +240,14 @@ if ($Method -eq 'conda') {
   $python = Install-Venv
   Test-Libraries
 }
-Write-Step "done; check it with: & '$python' '$PSScriptRoot\verify.py'"
+# The closing check runs inside the environment, as the user will run TensorFlow:
+# `conda run` activates the conda env (its Library\bin on PATH); a venv needs no more
+# than its own python and the PATH set above.
+Write-Step 'checking the result with verify.py, inside the environment'
+if ($Method -eq 'conda') {
+  & conda run -n $EnvName --no-capture-output python "$PSScriptRoot\verify.py"
+} else {
+  & $python "$PSScriptRoot\verify.py"
+}
+if ($LASTEXITCODE -ne 0) { Write-Caution "verify.py exited with $LASTEXITCODE (its summary line above says why)" }
+Write-Step "done; check it again any time with: & '$python' '$PSScriptRoot\verify.py'"

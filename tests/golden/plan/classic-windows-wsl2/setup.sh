@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # setup.sh: written by tfgpu plan (tfgpu 0.1.0) from tfgpu.lock.toml.
 # TensorFlow 2.14.0 + CUDA 11.8 + cuDNN 8.7 + Python 3.10 on WSL2 (install method: pip-and-cuda)
-# GPU: GeForce RTX 3060 (compute 8.6, kernels: unknown)
+# GPU: GeForce RTX 3060 (compute 8.6, kernels: ptx_jit)
 # Needs: NVIDIA driver (windows numbering) >= 452.39, 520.06 or newer for every feature of CUDA 11.8
 # Idempotent: a second run changes nothing. It never installs an NVIDIA driver
 # (in WSL2 the driver comes from the Windows host and must not be installed inside).
@@ -19,17 +19,7 @@ CUDA_ROOT=''
 VENV_DIR="${TFGPU_VENV_DIR:-$HOME/.venvs/tf-2.14}"
 REQUIREMENTS=(
   'tensorflow[and-cuda]==2.14.0'
-  'nvidia-cublas-cu11==11.11.3.6'
-  'nvidia-cuda-cupti-cu11==11.8.87'
-  'nvidia-cuda-nvcc-cu11==11.8.89'
-  'nvidia-cuda-runtime-cu11==11.8.89'
-  'nvidia-cudnn-cu11==8.7.0.84'
-  'nvidia-cufft-cu11==10.9.0.58'
-  'nvidia-curand-cu11==10.3.0.86'
-  'nvidia-cusolver-cu11==11.4.1.48'
-  'nvidia-cusparse-cu11==11.7.5.86'
-  'nvidia-nccl-cu11==2.16.5'
-  'tensorrt==8.5.3.1'
+  'numpy<2'
 )
 # Libraries TensorFlow 2.14.0 loads from a system CUDA / cuDNN (method system-cuda).
 CUDA_LIBRARIES=(

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # setup.sh: written by tfgpu plan (tfgpu 0.1.0) from tfgpu.lock.toml.
-# TensorFlow 2.17.0 + CUDA 12.3 + cuDNN 8.9 + Python 3.12 on Linux (install method: pip-and-cuda)
-# GPU: GeForce GTX 960 (compute 5.2, kernels: unknown)
+# TensorFlow 2.16.1 + CUDA 12.3 + cuDNN 8.9 + Python 3.12 on Linux (install method: pip-and-cuda)
+# GPU: GeForce GTX 960 (compute 5.2, kernels: native)
 # Needs: NVIDIA driver (linux numbering) >= 525.60.13, 545.23.06 or newer for every feature of CUDA 12.3
 # Idempotent: a second run changes nothing. It never installs an NVIDIA driver
 # (in WSL2 the driver comes from the Windows host and must not be installed inside).
 # Options: TFGPU_VENV_DIR=DIR to choose the virtual environment (default below).
 set -euo pipefail
 
-TF_VERSION='2.17.0'
+TF_VERSION='2.16.1'
 PYTHON_VERSION='3.12'
 METHOD='pip-and-cuda'
 TARGET='native'
@@ -16,11 +16,12 @@ CUDA_VERSION='12.3'
 CUDNN_VERSION='8.9'
 DRIVER_MIN='525.60.13'
 CUDA_ROOT=''
-VENV_DIR="${TFGPU_VENV_DIR:-$HOME/.venvs/tf-2.17}"
+VENV_DIR="${TFGPU_VENV_DIR:-$HOME/.venvs/tf-2.16}"
 REQUIREMENTS=(
-  'tensorflow[and-cuda]==2.17.0'
+  'tensorflow[and-cuda]==2.16.1'
+  'numpy<2'
 )
-# Libraries TensorFlow 2.17.0 loads from a system CUDA / cuDNN (method system-cuda).
+# Libraries TensorFlow 2.16.1 loads from a system CUDA / cuDNN (method system-cuda).
 CUDA_LIBRARIES=(
   'libcudart.so.12'
   'libcublas.so.12'
