@@ -133,6 +133,22 @@ TEST(PlanCli, OutNeverOverwritesAFileTfgpuDidNotWrite) {
   fs::remove_all(dir);
 }
 
+// One number for the Windows driver WSL2 needs (TF's pip page: >= 528.33 for WSL): plan,
+// matrix and doctor's WSL2 fix all read it from the KB's [[wsl2_driver]].
+TEST(PlanCli, TheWsl2DriverMinimumIsOneNumberInPlanAndMatrix) {
+  FakeHost host(Platform::kLinux);
+  auto plan = run(host, {"plan", "--os", "windows", "--gpu", "RTX 3080", "--driver", "560.94", "--target", "wsl2", "--tf", "2.21", "--json"});
+  ASSERT_EQ(plan.code, kExitOk) << plan.err;
+  auto matrix = run(host, {"matrix", "--tf", "2.21", "--os", "linux", "--json"});
+  ASSERT_EQ(matrix.code, kExitOk) << matrix.err;
+  auto p = nlohmann::json::parse(plan.out);
+  auto m = nlohmann::json::parse(matrix.out);
+  EXPECT_EQ(p["chosen"]["driver_min"], "528.33") << plan.out;
+  EXPECT_EQ(m["tensorflow"][0]["min_windows_driver_wsl2"]["min_driver"], p["chosen"]["driver_min"]);
+  auto old = run(host, {"plan", "--os", "windows", "--gpu", "RTX 3080", "--driver", "528.24", "--target", "wsl2", "--tf", "2.21"});
+  EXPECT_EQ(old.code, kExitProblems) << "527.41 would do natively, not in WSL2: " << old.out;
+}
+
 TEST(PlanCli, FlagsWithoutTheOsAskForIt) {
   FakeHost host(Platform::kLinux);
   auto r = run(host, {"plan", "--gpu", "10de:2503", "--driver", "535.104.05"});

@@ -161,6 +161,9 @@ Citation KnowledgeBase::cite(const AndCudaPins& r) const {
 Citation KnowledgeBase::cite(const PipConstraint& r) const {
   return make_cite(*this, fmt::format("pip constraint {} for tensorflow {}", r.requirement, r.tf.str()), r.prov);
 }
+Citation KnowledgeBase::cite(const Wsl2Driver& r) const {
+  return make_cite(*this, fmt::format("cuda {} in WSL2: Windows driver", r.major), r.prov);
+}
 Citation KnowledgeBase::cite(const PlatformNote& r) const {
   return make_cite(*this, fmt::format("{} note for tensorflow {}", platform_name(r.platform), r.tf.str()), r.prov);
 }
@@ -298,6 +301,13 @@ std::vector<const PipConstraint*> KnowledgeBase::pip_constraints_for(const TfRel
 }
 
 // ---- CUDA ------------------------------------------------------------------------------
+
+const Wsl2Driver* KnowledgeBase::wsl2_driver(const Version& cuda) const {
+  if (cuda.size() < 1) return nullptr;
+  for (const auto& w : wsl2_drivers_)
+    if (w.major == cuda.major()) return &w;
+  return nullptr;
+}
 
 const CudaRelease* KnowledgeBase::find_cuda(const Version& version) const {
   if (version.size() < 2) return nullptr;

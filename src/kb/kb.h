@@ -174,6 +174,14 @@ struct CudaFamily {
   Provenance prov;
 };
 
+// The Windows driver CUDA of one major needs inside WSL2 ([[wsl2_driver]]).
+struct Wsl2Driver {
+  int major = 0;
+  Version driver;
+  std::string note;
+  Provenance prov;
+};
+
 struct CudnnMajor {
   int major = 0;
   std::string header;          // "cudnn.h" or "cudnn_version.h"
@@ -346,6 +354,8 @@ class KnowledgeBase {
   // Minimum driver for a CUDA version on an OS. kInput for macOS (no CUDA driver),
   // kNotFound for an unknown CUDA version.
   Result<DriverRequirement> min_driver(const Version& cuda, Platform p, DriverPolicy policy) const;
+  // The Windows driver WSL2 needs for this CUDA, when the KB states one; nullptr otherwise.
+  const Wsl2Driver* wsl2_driver(const Version& cuda) const;
   // Newest CUDA a driver runs (toolkit-exact and through minor-version compatibility).
   DriverCapability newest_cuda_for_driver(const Version& driver, Platform p) const;
 
@@ -382,6 +392,7 @@ class KnowledgeBase {
   Citation cite(const TfPackage& r) const;
   Citation cite(const AndCudaPins& r) const;
   Citation cite(const PipConstraint& r) const;
+  Citation cite(const Wsl2Driver& r) const;
   Citation cite(const PlatformNote& r) const;
   Citation cite(const CudaRelease& r) const;
   Citation cite_libraries(const CudaRelease& r) const;
@@ -404,6 +415,7 @@ class KnowledgeBase {
   std::vector<TfPackage> packages_;
   std::vector<AndCudaPins> and_cuda_;
   std::vector<PipConstraint> pip_constraints_;
+  std::vector<Wsl2Driver> wsl2_drivers_;
   std::vector<PlatformNote> platform_notes_;
   std::vector<CudaRelease> cuda_;
   std::vector<CudaFamily> families_;

@@ -261,6 +261,9 @@ class KbLoader {
   }
 
   static void load_cuda(KnowledgeBase& kb, const toml::table& doc, std::string_view file) {
+    for_each_row(doc, file, "wsl2_driver", [&](const Row& r) {
+      kb.wsl2_drivers_.push_back({static_cast<int>(r.integer("major")), r.version("driver"), r.str_or("note"), r.prov()});
+    });
     for_each_row(doc, file, "family", [&](const Row& r) {
       CudaFamily f;
       f.major = static_cast<int>(r.integer("major"));

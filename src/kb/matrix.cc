@@ -87,6 +87,8 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
     if (p != Platform::kMacos && row.gpu_build) {
       if (auto d = kb.min_driver(r->cuda, p, DriverPolicy::kMinorVersionCompat)) row.driver_compat = *d;
       if (auto d = kb.min_driver(r->cuda, p, DriverPolicy::kToolkitExact)) row.driver_exact = *d;
+      if (const Wsl2Driver* w = p == Platform::kLinux ? kb.wsl2_driver(r->cuda) : nullptr)
+        row.driver_wsl2 = DriverRequirement{r->cuda, Platform::kWindows, DriverPolicy::kMinorVersionCompat, w->driver, w->note, {kb.cite(*w)}};
     }
     rows.push_back(std::move(row));
   }
@@ -219,7 +221,10 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
       for (const auto& r : kb.tf_releases()) {
         if (!r.has_gpu_build(Platform::kLinux)) continue;
         auto need = kb.min_driver(r.cuda, Platform::kWindows, DriverPolicy::kMinorVersionCompat);
-        if (need && need->min_driver <= *v) newest = &r;
+        if (!need) continue;
+        Version min = need->min_driver;
+        if (const Wsl2Driver* w = kb.wsl2_driver(r.cuda); w && min < w->driver) min = w->driver;  // the same number plan uses
+        if (min <= *v) newest = &r;
       }
       if (newest && !newest->has_gpu_build(Platform::kWindows))
         out.notes.push_back(fmt::format("in WSL2 this driver also runs the Linux wheels up to TensorFlow {} (CUDA {})",

@@ -28,6 +28,7 @@ struct MatrixTfRow {
   std::vector<Version> python;                     // on the queried OS; empty = not listed
   std::optional<DriverRequirement> driver_compat;  // lowest driver that runs it
   std::optional<DriverRequirement> driver_exact;   // driver bundled with its CUDA (full features)
+  std::optional<DriverRequirement> driver_wsl2;    // Linux wheels in WSL2: the Windows driver (KB [[wsl2_driver]])
   std::optional<CcSupportResult> gpu_support;      // with --gpu
   std::vector<std::string> why;                    // how it matched each filter, one line each
 };

@@ -264,6 +264,14 @@ Evaluated evaluate(const kb::TfRelease& tf, const Machine& m, Target target, Pla
     o.min_driver = req->min_driver;
     o.driver_basis = req->basis;
     for (auto& c : req->cites) o.cites.push_back(std::move(c));
+    // Inside WSL2 the Windows driver serves CUDA: the KB's WSL2 minimum where one is stated
+    // (the same number doctor and matrix give).
+    if (target == Target::kWsl2)
+      if (const kb::Wsl2Driver* w = kb.wsl2_driver(tf.cuda); w && o.min_driver < w->driver) {
+        o.min_driver = w->driver;
+        o.driver_basis = w->note;
+        o.cites.push_back(kb.cite(*w));
+      }
     if (auto exact = kb.min_driver(tf.cuda, driver_platform, kb::DriverPolicy::kToolkitExact);
         exact && exact->policy == kb::DriverPolicy::kToolkitExact && exact->min_driver > o.min_driver)
       o.recommended_driver = exact->min_driver;

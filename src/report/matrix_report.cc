@@ -78,6 +78,8 @@ void render_tf_detail(std::string& o, const MatrixResult& r) {
     if (row.driver_exact && (!row.driver_compat || row.driver_exact->min_driver != row.driver_compat->min_driver))
       o += fmt::format("                >= {} for full CUDA {} features ({})\n", kb::driver_version_str(row.driver_exact->min_driver),
                        tf.cuda.str(), row.driver_exact->basis);
+    if (row.driver_wsl2)
+      o += fmt::format("  WSL2          Windows driver >= {} ({})\n", kb::driver_version_str(row.driver_wsl2->min_driver), row.driver_wsl2->basis);
   }
   if (!d.packages.empty()) {
     bool first = true;
@@ -315,6 +317,7 @@ nlohmann::json matrix_to_json(const MatrixResult& r) {
               {"cudnn", tf.cudnn.str()},
               {"min_driver", driver_json(row.driver_compat)},
               {"min_driver_full_features", driver_json(row.driver_exact)},
+              {"min_windows_driver_wsl2", driver_json(row.driver_wsl2)},
               {"gpu_support", row.gpu_support ? json(std::string(kb::to_string(row.gpu_support->support))) : json(nullptr)},
               {"gpu_support_detail", row.gpu_support ? json(row.gpu_support->detail) : json(nullptr)},
               {"why", row.why},

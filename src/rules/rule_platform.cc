@@ -25,7 +25,7 @@ std::string python_range(const std::vector<Version>* v) {
   return v->front().str() + "-" + v->back().str();
 }
 
-std::vector<std::string> windows_fixes(const TfEnv& e, const kb::KnowledgeBase& kb,
+std::vector<std::string> windows_fixes(const Snapshot& s, const TfEnv& e, const kb::KnowledgeBase& kb,
                                        const kb::PlatformNote& note) {
   std::vector<std::string> fix;
   const kb::TfRelease* last = newest_gpu_release(kb, Platform::kWindows);
@@ -66,7 +66,14 @@ std::vector<std::string> windows_fixes(const TfEnv& e, const kb::KnowledgeBase& 
   fix.push_back(fmt::format("Fix B (current TensorFlow{}): use WSL2{}", newest ? " " + newest->series().str() : "",
                             wsl_needs.empty() ? "" : " (" + wsl_needs + ", or Windows 11)"));
   fix.push_back("  B1. PowerShell as administrator: wsl --install -d Ubuntu, then reboot");
-  fix.push_back("  B2. Keep the Windows NVIDIA driver (it serves WSL2 too); do NOT install a Linux NVIDIA driver inside WSL");
+  const kb::Wsl2Driver* wsl_driver = newest ? kb.wsl2_driver(newest->cuda) : nullptr;
+  auto have = Version::parse(s.driver.version);
+  if (wsl_driver && have && *have < wsl_driver->driver)
+    fix.push_back(fmt::format("  B2. Update the Windows NVIDIA driver to {} or newer first (this one is {}: {}); it serves WSL2 too. Do NOT install a Linux NVIDIA driver inside WSL",
+                              wsl_driver->driver.str(), s.driver.version, wsl_driver->note));
+  else
+    fix.push_back(wsl_driver ? fmt::format("  B2. Keep the Windows NVIDIA driver (>= {} serves WSL2 too); do NOT install a Linux NVIDIA driver inside WSL", wsl_driver->driver.str())
+                             : std::string("  B2. Keep the Windows NVIDIA driver (it serves WSL2 too); do NOT install a Linux NVIDIA driver inside WSL"));
   fix.push_back("  B3. In Ubuntu: sudo apt install python3-venv && python3 -m venv ~/tf && ~/tf/bin/pip install \"tensorflow[and-cuda]\"");
   fix.push_back("  B4. ~/tf/bin/python -c \"import tensorflow as tf; print(tf.config.list_physical_devices('GPU'))\"");
   for (const auto& alt : note.alternatives)
@@ -101,7 +108,7 @@ std::vector<Finding> rule_platform(const Snapshot& s, const kb::KnowledgeBase& k
                             newest_gpu_release(kb, Platform::kWindows)
                                 ? newest_gpu_release(kb, Platform::kWindows)->series().str()
                                 : std::string("the last Windows GPU release"));
-      f.fix = windows_fixes(e, kb, *note);
+      f.fix = windows_fixes(s, e, kb, *note);
     }
     out.push_back(std::move(f));
   }
