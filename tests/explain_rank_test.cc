@@ -52,6 +52,18 @@ TEST(ExplainRank, OnlyHarmlessLinesGiveHarmlessWarningOnly) {
   EXPECT_FALSE(r.noise[2].why.empty());
 }
 
+// Issue 14: logs in which TensorFlow crashed were answered "only harmless messages".
+TEST(ExplainRank, ACrashIsNeverOnlyHarmlessMessages) {
+  const std::string harmless = std::string(kCpuNotice) + kTrt + kNuma;
+  for (const char* crash : {"Traceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n",
+                            "Segmentation fault (core dumped)\n",
+                            "2024-01-01 12:00:02.000000: F tensorflow/core/kernels/conv_ops.cc:1000] Check failed: status.ok()\n",
+                            "RuntimeError: something went wrong\n"}) {
+    auto r = run(harmless + crash);
+    EXPECT_EQ(find(r, "harmless_warning_only"), nullptr) << crash;
+  }
+}
+
 TEST(ExplainRank, HarmlessLinesNeverOutrankARealError) {
   auto r = run(std::string(kCpuNotice) + kTrt + kNuma +
                "E tensorflow/stream_executor/cuda/cuda_driver.cc:1002] failed to allocate 3.2G from device: "

@@ -171,7 +171,11 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
     f.evidence = std::move(c.evidence);
     findings.push_back(std::move(f));
   }
-  if (top < kHarmlessBelow && !noise.empty()) {
+  // A crash (traceback, F-level line, abort, segfault) is never "only harmless messages",
+  // even when no known cause matched.
+  auto crash = scan.hit_counts.find("crash_marker");
+  const bool crashed = crash != scan.hit_counts.end() && crash->second > 0;
+  if (top < kHarmlessBelow && !noise.empty() && !crashed) {
     const FindingInfo* info = signatures.finding("harmless_warning_only");
     Finding f;
     f.id = "harmless_warning_only";
