@@ -494,8 +494,9 @@ def main(argv):
     real = os.path.join(build, "real")
     os.makedirs(real, exist_ok=True)
     summary = os.path.join(real, "plans.txt")
-    if not args.only and os.path.exists(summary):
-        os.unlink(summary)  # scripts/real-summary.sh must not print an earlier run's line
+    for stale in (summary, os.path.join(real, "installs.txt")):
+        if not args.only and os.path.exists(stale):
+            os.unlink(stale)  # scripts/real-summary.sh must not print an earlier run's line
     why = pypi_reachable()
     if why:
         log("[plans] SKIPPED: PyPI unreachable (https://pypi.org/simple/pip/: %s)" % why)
@@ -577,13 +578,132 @@ def main(argv):
     if errors:
         rc = 2
     if args.install:
-        irc = install_plans(build, targets, args.install)
+        t0 = time.time()
+        iline, irc = install_plans(resolver, targets, args.install)
+        log("[plans] install wall time %.0f s" % (time.time() - t0))
+        if not args.only:
+            with open(os.path.join(real, "installs.txt"), "w") as f:
+                f.write(iline + "\n")
         rc = rc or irc
     return rc
 
 
-def install_plans(build, targets, n):
-    raise NotImplementedError
+def pick_installs(targets, n):
+    """N resolved Linux plans to install: issue 13's first, one TF >= 2.18 [and-cuda] and one
+    TF < 2.18 among the first two; a plan with the same (python, requirements) as one picked
+    is skipped (it would install the same venv)."""
+    ok = [t for t in targets if t.status == "plan" and t.platform == "linux" and t.result
+          and "chosen" in t.result and not t.env_problems and not t.tf_problems]
+    ok.sort(key=lambda t: (not t.name.startswith("issue/"), t.name))
+    def ver(t):
+        return tuple(int(x) for x in t.tf.split(".")[:2])
+    new_cuda = [t for t in ok if ver(t) >= (2, 18) and any("[and-cuda]" in r for r in t.requirements)]
+    old = [t for t in ok if ver(t) < (2, 18)]
+    picked, seen = [], set()
+    for t in new_cuda[:1] + old[:1] + ok:
+        key = (t.python, tuple(t.requirements))
+        if len(picked) < n and key not in seen:
+            picked.append(t)
+            seen.add(key)
+    return picked
+
+
+def run_logged(cmd, env, timeout, prefix):
+    """Runs pip; logs its errors and one line counting what it fetched or found in the wheelhouse."""
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, universal_newlines=True, env=env,
+                       timeout=timeout)
+    fetched = [l for l in p.stdout.splitlines() if l.strip().startswith("Downloading") and ".metadata" not in l]
+    mb = 0.0
+    for l in fetched:
+        m = re.search(r"\(([\d.]+) (kB|MB|GB)\)", l)
+        if m:
+            mb += float(m.group(1)) * {"kB": 1e-3, "MB": 1.0, "GB": 1e3}[m.group(2)]
+    had = sum(1 for l in p.stdout.splitlines() if "File was already downloaded" in l)
+    done = [l.strip() for l in p.stdout.splitlines() if l.strip().startswith("Successfully installed")]
+    if fetched or had:
+        log("%s %d files downloaded (%.0f MB), %d already in the wheelhouse" % (prefix, len(fetched), mb, had))
+    for l in done:
+        log("%s %s" % (prefix, l if len(l) < 300 else l[:300] + "..."))
+    for l in p.stdout.splitlines():
+        if "ERROR" in l:
+            log("%s %s" % (prefix, l.strip()))
+    return p
+
+
+def install_one(resolver, index, t, wheelhouse):
+    """Installs t's requirements.txt into a throwaway venv from the wheelhouse; imports TF and runs
+    the plan's verify.py. Returns (imported: bool, text)."""
+    py = find_python(t.python)
+    if not py:
+        return False, "no CPython %s" % t.python
+    prefix = "[install %s]" % t.name
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIP_", "LD_", "CUDA", "TF_", "VIRTUAL_ENV",
+                                                                    "CONDA", "PYTHON"))}
+    env["PIP_CONFIG_FILE"] = os.devnull
+    req = os.path.join(t.out, "requirements.txt")
+    os.makedirs(wheelhouse, exist_ok=True)
+    t0 = time.time()
+    # Into the wheelhouse: what pip's resolver picks now (files already there are not fetched again).
+    p = run_logged([resolver, "-m", "pip", "--python", py, "download", "--disable-pip-version-check",
+                    "--progress-bar", "off", "--only-binary=:all:", "-d", wheelhouse, "--index-url", index + "/simple",
+                    "-r", req], env, 3600, prefix)
+    if p.returncode != 0:
+        return False, "pip download failed (exit %d): %s" % (p.returncode, pip_error(p.stdout))
+    t_dl = time.time() - t0
+    # Throwaway, beside the wheelhouse (same file system, not /tmp's size).
+    os.makedirs(os.path.join(cache_root(), "install-venvs"), exist_ok=True)
+    venv = tempfile.mkdtemp(prefix="venv-", dir=os.path.join(cache_root(), "install-venvs"))
+    try:
+        subprocess.check_call([py, "-m", "venv", venv])
+        vpy = os.path.join(venv, "bin", "python")
+        p = run_logged([resolver, "-m", "pip", "--python", vpy, "install", "--disable-pip-version-check",
+                        "--progress-bar", "off", "--no-index", "--find-links", wheelhouse, "-r", req], env, 3600, prefix)
+        if p.returncode != 0:
+            return False, "pip install --no-index failed (exit %d): %s" % (p.returncode, pip_error(p.stdout))
+        t_inst = time.time() - t0 - t_dl
+        venv_env = dict(env, VIRTUAL_ENV=venv, PATH=os.path.join(venv, "bin") + ":/usr/local/bin:/usr/bin:/bin")
+        p = subprocess.run([vpy, "-c", "import tensorflow as tf; print(tf.__version__)"], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, universal_newlines=True, env=venv_env, timeout=900)
+        if p.returncode != 0:
+            return False, "import tensorflow failed (exit %d): %s" % (
+                p.returncode, " | ".join(p.stderr.strip().splitlines()[-2:]))
+        got = p.stdout.strip().splitlines()[-1] if p.stdout.strip() else "?"
+        p = subprocess.run([vpy, os.path.join(t.out, "verify.py")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True, env=venv_env, timeout=900)
+        lines = p.stdout.splitlines()
+        summary = next((l for l in lines if l.startswith("verify: ")), None)
+        obj = None
+        for l in lines:
+            if l.startswith("{"):
+                try:
+                    obj = json.loads(l)
+                except ValueError:
+                    pass
+        if summary is None or not isinstance(obj, dict):
+            return False, "verify.py (exit %d) printed no summary line and JSON: %s" % (
+                p.returncode, " | ".join((p.stdout + p.stderr).strip().splitlines()[-3:]))
+        return True, "import tensorflow: %s; verify.py exit %d: %s (download %.0f s, install %.0f s, total %.0f s)" % (
+            got, p.returncode, summary, t_dl, t_inst, time.time() - t0)
+    finally:
+        shutil.rmtree(venv, ignore_errors=True)
+
+
+def install_plans(resolver, targets, n):
+    wheelhouse = os.path.join(cache_root(), "wheels")
+    picked = pick_installs(targets, n)
+    results = []
+    with pypi_meta_proxy.MetaProxy() as index:
+        for t in picked:
+            log("[plans] installing %s (TF %s, Python %s): %s" % (t.name, t.tf, t.python, " ".join(t.requirements)))
+            ok, text = install_one(resolver, index, t, wheelhouse)
+            results.append((t, ok, text))
+            log("[plans] %s: %s: %s" % (t.name, "imported" if ok else "FAILED", text))
+    line = "plans installed and imported: %d/%d" % (sum(ok for _, ok, _ in results), len(results))
+    log("\nInstalled:")
+    for t, ok, text in results:
+        log("  %-28s TF %-7s py %-5s %s: %s" % (t.name, t.tf, t.python, "imported" if ok else "FAILED", text))
+    log(line)
+    return line, (0 if results and all(ok for _, ok, _ in results) else 1)
 
 
 if __name__ == "__main__":
