@@ -494,9 +494,10 @@ def main(argv):
     real = os.path.join(build, "real")
     os.makedirs(real, exist_ok=True)
     summary = os.path.join(real, "plans.txt")
-    for stale in (summary, os.path.join(real, "installs.txt")):
-        if not args.only and os.path.exists(stale):
-            os.unlink(stale)  # scripts/real-summary.sh must not print an earlier run's line
+    # scripts/real-summary.sh must not print an earlier run's line.
+    for stale, ours in ((summary, not args.only), (os.path.join(real, "installs.txt"), args.install > 0)):
+        if ours and os.path.exists(stale):
+            os.unlink(stale)
     why = pypi_reachable()
     if why:
         log("[plans] SKIPPED: PyPI unreachable (https://pypi.org/simple/pip/: %s)" % why)
@@ -581,9 +582,8 @@ def main(argv):
         t0 = time.time()
         iline, irc = install_plans(resolver, targets, args.install)
         log("[plans] install wall time %.0f s" % (time.time() - t0))
-        if not args.only:
-            with open(os.path.join(real, "installs.txt"), "w") as f:
-                f.write(iline + "\n")
+        with open(os.path.join(real, "installs.txt"), "w") as f:
+            f.write(iline + "\n")
         rc = rc or irc
     return rc
 
