@@ -169,6 +169,8 @@ class Target:
         self.requirements = []
         self.env_problems = []
         self.result = None  # resolution dict
+        self.tf_problems = []
+        self.docker_image = ""
         self.docker = None  # (ok|None, text)
 
 
@@ -455,9 +457,10 @@ def line_for(t):
     head = "%-28s TF %-7s py %-5s" % (t.name, t.tf or "-", t.python or "-")
     if t.status != "plan":
         return "%s %s: %s" % (head, t.status.upper() if t.status == "tfgpu error" else "no plan", t.reason)
-    if t.platform == "docker" or not t.requirements:
-        ok, text = t.docker or (None, "no pip requirements")
-        return "%s docker image %s: %s" % (head, t.docker_image, text)
+    if t.platform == "docker":
+        return "%s docker image %s: %s" % (head, t.docker_image, (t.docker or (None, "not checked"))[1])
+    if not t.requirements:
+        return "%s no requirements.txt (method %s): nothing to resolve" % (head, t.method)
     r = t.result
     if "error" in r:
         return "%s FAILED (%s, %.0f s): %s" % (head, r["mode"], r["seconds"], r["error"])
@@ -508,8 +511,6 @@ def main(argv):
     os.makedirs(root, exist_ok=True)
     for t in targets:
         emit(tfgpu, t, root)
-        t.tf_problems = []
-        t.docker_image = ""
         if t.status == "plan" and os.path.exists(os.path.join(t.out, "Dockerfile")) and t.platform == "docker":
             m = re.search(r"^FROM\s+(\S+)", open(os.path.join(t.out, "Dockerfile")).read(), re.M)
             t.docker_image = m.group(1) if m else "(no FROM line)"
