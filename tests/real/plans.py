@@ -358,12 +358,9 @@ def _matches(op, want, v):
         return False
 
 
-def sdist_note(name, op, version):
-    """What PyPI has for name OP version: '' or e.g. '[PyPI has gast 0.2.2 as an sdist only: ...]'."""
-    try:
-        links = pypi_meta_proxy.parse_links(pypi_meta_proxy.fetch_simple_page(name))
-    except pypi_meta_proxy.IndexError_ as e:
-        return "(%s)" % e
+def pypi_files(name, op, version):
+    """[(version, file name)] of PyPI's files for name OP version (the proxy's cached page)."""
+    links = pypi_meta_proxy.parse_links(pypi_meta_proxy.fetch_simple_page(name))
     files = []
     for f, _, _ in links:
         if f.endswith(".whl"):
@@ -372,7 +369,16 @@ def sdist_note(name, op, version):
             base = re.sub(r"\.(tar\.gz|tar\.bz2|zip|tgz)$", "", f)
             n, _, v = base.rpartition("-")
         if pypi_meta_proxy.normalize(n) == pypi_meta_proxy.normalize(name) and _matches(op, version, v):
-            files.append(f)
+            files.append((v, f))
+    return files
+
+
+def sdist_note(name, op, version):
+    """What PyPI has for name OP version: '' or e.g. '[PyPI has gast 0.2.2 as an sdist only: ...]'."""
+    try:
+        files = [f for _, f in pypi_files(name, op, version)]
+    except pypi_meta_proxy.IndexError_ as e:
+        return "(%s)" % e
     wheels = [f for f in files if f.endswith(".whl")]
     if files and not wheels:
         return "[PyPI has %s%s%s as an sdist only: %s]" % (name, op, version, ", ".join(files))
@@ -383,39 +389,122 @@ def sdist_note(name, op, version):
     return ""
 
 
+NO_MATCH = re.compile(r"No matching distribution found for ([A-Za-z0-9._-]+)(==|~=)([^\s;,()]+)")
+_build_lock = threading.Lock()
+BUILD_FAILURE_TTL = 86400
+
+
+def _vkey(v):
+    return [int(x) if x.isdigit() else -1 for x in re.split(r"[.+-]", v)]
+
+
+def build_sdist(index, name, op, version, ver):
+    """What a real `pip install` does with a requirement PyPI has no usable wheel for: builds the
+    newest matching sdist (PEP 517, with the target's CPython) into a wheel, kept in
+    ~/.cache/tfgpu-tests/sdist-wheels (a failure is remembered for a day). Returns (wheel path or
+    None, text)."""
+    sdists = [(v, f) for v, f in pypi_files(name, op, version) if not f.endswith(".whl")]
+    if not sdists:
+        return None, "no sdist of %s%s%s on PyPI" % (name, op, version)
+    v, _ = max(sdists, key=lambda x: _vkey(x[0]))
+    out = os.path.join(cache_root(), "sdist-wheels")
+    os.makedirs(out, exist_ok=True)
+    norm = pypi_meta_proxy.normalize(name)
+    failed = os.path.join(out, ".failed-%s-%s" % (norm, v))
+    with _build_lock:
+        for w in os.listdir(out):
+            if w.endswith(".whl") and pypi_meta_proxy.normalize(w.split("-")[0]) == norm and w.split("-")[1] == v:
+                return os.path.join(out, w), "built earlier"
+        try:
+            if time.time() - os.path.getmtime(failed) < BUILD_FAILURE_TTL:
+                return None, open(failed).read().strip()
+        except OSError:
+            pass
+        python = find_python(ver) or sys.executable
+        with tempfile.TemporaryDirectory(prefix="tfgpu-sdist-") as tmp:
+            p = subprocess.run([python, "-m", "pip", "wheel", "--disable-pip-version-check", "--use-pep517",
+                                "--no-deps", "--no-binary", name, "--no-cache-dir", "-w", tmp, "--index-url",
+                                index + "/simple", "%s==%s" % (name, v)], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, universal_newlines=True, timeout=900)
+            wheels = [w for w in os.listdir(tmp) if w.endswith(".whl")]
+            if p.returncode != 0 or not wheels:
+                lines = [l.strip() for l in p.stdout.splitlines() if l.strip()]
+                errs = [l for l in lines if re.search(r"error|Error|ERROR", l)]
+                text = "building %s %s from its sdist failed (pip wheel exit %d): %s" % (
+                    name, v, p.returncode, " | ".join((errs or lines)[-3:])[:600])
+                with open(failed, "w") as f:
+                    f.write(text + "\n")
+                return None, text
+            w = wheels[0]
+            shutil.move(os.path.join(tmp, w), os.path.join(out, w))
+            return os.path.join(out, w), "built now"
+
+
 def resolve(resolver_py, index, platform, ver, requirements):
-    """pip's choice for requirements on (platform, CPython ver): {"chosen": {...}, "mode"} or
-    {"error": pip's words}."""
+    """pip's choice for requirements on (platform, CPython ver): {"chosen": {...}, "mode",
+    "built": [...]} or {"error": pip's words}. Binary wheels only, as --platform/--python-version
+    require; a requirement PyPI has only as an sdist is built as a real install would build it
+    (build_sdist) and offered to pip with --find-links."""
+    built = []
     with tempfile.TemporaryDirectory(prefix="tfgpu-plans-") as tmp:
-        req = os.path.join(tmp, "requirements.txt")
-        with open(req, "w") as f:
-            f.write("\n".join(requirements) + "\n")
-        report = os.path.join(tmp, "report.json")
-        common = ["install", "--dry-run", "--ignore-installed", "--only-binary=:all:", "--no-cache-dir",
-                  "--disable-pip-version-check", "--quiet", "--report", report, "--index-url", index + "/simple",
-                  "-r", req]
-        vt = tuple(int(x) for x in ver.split("."))
-        python = find_python(ver) if platform == "linux" else None
-        if platform == "linux" and python and vt >= PIP_MIN_PYTHON:
-            cmd = [resolver_py, "-m", "pip", "--python", python] + common
-            mode = "CPython %s" % full_version(ver)
-        else:
-            plats = ["win_amd64"] if platform == "windows" else LINUX_PLATFORMS
-            cmd = [resolver_py, os.path.join(HERE, "pip_as_target.py"), json.dumps(target_markers(platform, ver)),
-                   "--"] + common + ["--python-version", ver, "--target", os.path.join(tmp, "t")]
-            for p in plats:
-                cmd += ["--platform", p]
-            mode = "%s --python-version %s" % ("win_amd64" if platform == "windows" else "manylinux", ver)
-        env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
-        env["PIP_CONFIG_FILE"] = os.devnull
-        t0 = time.monotonic()
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env,
-                           timeout=1200)
-        dt = time.monotonic() - t0
-        if p.returncode != 0:
-            return {"error": pip_error(p.stderr), "seconds": dt, "mode": mode, "command": cmd}
-        with open(report) as f:
-            r = json.load(f)
+        links = os.path.join(tmp, "built")
+        os.makedirs(links)
+        for _ in range(6):
+            res = _resolve_once(resolver_py, index, platform, ver, requirements, tmp, links)
+            res["built"] = built
+            m = NO_MATCH.search(res.get("stderr", ""))
+            if "error" not in res or not m:
+                break
+            try:
+                wheel, text = build_sdist(index, m.group(1), m.group(2), m.group(3), ver)
+            except pypi_meta_proxy.IndexError_ as e:
+                wheel, text = None, str(e)
+            if wheel and platform == "windows" and not wheel.endswith(("-py3-none-any.whl", "-py2.py3-none-any.whl")):
+                wheel, text = None, ("%s's sdist builds a CPython extension here (%s), no pure-Python wheel: on "
+                                     "Windows pip builds it on the user's machine (a C compiler, MSVC), which this "
+                                     "Linux check cannot do" % (m.group(1), os.path.basename(wheel)))
+            if not wheel or os.path.basename(wheel) in os.listdir(links):
+                res["error"] += " | " + (text if wheel is None else "the wheel built from %s's sdist (%s) does not "
+                                         "fit this target" % (m.group(1), os.path.basename(wheel)))
+                break
+            os.symlink(wheel, os.path.join(links, os.path.basename(wheel)))
+            built.append("%s %s" % (m.group(1), os.path.basename(wheel).split("-")[1]))
+    res.pop("stderr", None)
+    return res
+
+
+def _resolve_once(resolver_py, index, platform, ver, requirements, tmp, links):
+    req = os.path.join(tmp, "requirements.txt")
+    with open(req, "w") as f:
+        f.write("\n".join(requirements) + "\n")
+    report = os.path.join(tmp, "report.json")
+    if os.path.exists(report):
+        os.unlink(report)
+    common = ["install", "--dry-run", "--ignore-installed", "--only-binary=:all:", "--no-cache-dir",
+              "--disable-pip-version-check", "--quiet", "--report", report, "--index-url", index + "/simple",
+              "--find-links", links, "-r", req]
+    vt = tuple(int(x) for x in ver.split("."))
+    python = find_python(ver) if platform == "linux" else None
+    if platform == "linux" and python and vt >= PIP_MIN_PYTHON:
+        cmd = [resolver_py, "-m", "pip", "--python", python] + common
+        mode = "CPython %s" % full_version(ver)
+    else:
+        plats = ["win_amd64"] if platform == "windows" else LINUX_PLATFORMS
+        cmd = [resolver_py, os.path.join(HERE, "pip_as_target.py"), json.dumps(target_markers(platform, ver)),
+               "--"] + common + ["--python-version", ver, "--target", os.path.join(tmp, "t")]
+        for p in plats:
+            cmd += ["--platform", p]
+        mode = "%s --python-version %s" % ("win_amd64" if platform == "windows" else "manylinux", ver)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+    env["PIP_CONFIG_FILE"] = os.devnull
+    t0 = time.monotonic()
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, env=env,
+                       timeout=1200)
+    dt = time.monotonic() - t0
+    if p.returncode != 0:
+        return {"error": pip_error(p.stderr), "stderr": p.stderr, "seconds": dt, "mode": mode, "command": cmd}
+    with open(report) as f:
+        r = json.load(f)
     chosen = {pypi_meta_proxy.normalize(i["metadata"]["name"]): i["metadata"]["version"] for i in r["install"]}
     return {"chosen": chosen, "seconds": dt, "mode": mode, "pip": r.get("pip_version")}
 
@@ -467,8 +556,9 @@ def line_for(t):
     c = r["chosen"]
     nv = ", ".join("%s %s" % (n, c[n]) for n in SHOW_NVIDIA if n in c) or "no nvidia wheels"
     problems = t.env_problems + t.tf_problems
-    return "%s %s: numpy %s, %s (%s, %.0f s)%s" % (
-        head, "ok" if not problems else "FAILED", c.get("numpy", "-"), nv, r["mode"], r["seconds"],
+    built = ("; sdist built: " + ", ".join(r["built"])) if r.get("built") else ""
+    return "%s %s: numpy %s, %s (%s, %.0f s%s)%s" % (
+        head, "ok" if not problems else "FAILED", c.get("numpy", "-"), nv, r["mode"], r["seconds"], built,
         (": " + "; ".join(problems)) if problems else "")
 
 
