@@ -8,6 +8,8 @@
 2. Resolves each emitted requirements.txt with pip >= 25.3 (a venv of its own under
    ~/.cache/tfgpu-tests/pip-resolver) through the local PEP 658 proxy (pypi_meta_proxy.py),
    from metadata only: `pip install --dry-run --ignore-installed --only-binary=:all: --report`.
+   A requirement PyPI has only as an sdist (gast 0.2.2, termcolor 1.1.0, wrapt 1.12.1, ...) is
+   built as a real install would build it (build_sdist) and offered with --find-links.
    Linux/WSL2 targets run in the plan's real CPython (`pip --python`, ~/.pyenv or
    $TFGPU_PYTHON_X_Y); where that CPython is older than the newest pip supports, or the target
    is native Windows, pip runs in the resolver venv with `--python-version X.Y --platform TAG
@@ -733,11 +735,13 @@ def install_one(resolver, index, t, wheelhouse):
     env["PIP_CONFIG_FILE"] = os.devnull
     req = os.path.join(t.out, "requirements.txt")
     os.makedirs(wheelhouse, exist_ok=True)
+    built = os.path.join(cache_root(), "sdist-wheels")  # what resolve() built from sdists
+    os.makedirs(built, exist_ok=True)
     t0 = time.time()
     # Into the wheelhouse: what pip's resolver picks now (files already there are not fetched again).
     p = run_logged([resolver, "-m", "pip", "--python", py, "download", "--disable-pip-version-check",
                     "--progress-bar", "off", "--only-binary=:all:", "-d", wheelhouse, "--index-url", index + "/simple",
-                    "-r", req], env, 3600, prefix)
+                    "--find-links", built, "-r", req], env, 3600, prefix)
     if p.returncode != 0:
         return False, "pip download failed (exit %d): %s" % (p.returncode, pip_error(p.stdout))
     t_dl = time.time() - t0
@@ -748,7 +752,8 @@ def install_one(resolver, index, t, wheelhouse):
         subprocess.check_call([py, "-m", "venv", venv])
         vpy = os.path.join(venv, "bin", "python")
         p = run_logged([resolver, "-m", "pip", "--python", vpy, "install", "--disable-pip-version-check",
-                        "--progress-bar", "off", "--no-index", "--find-links", wheelhouse, "-r", req], env, 3600, prefix)
+                        "--progress-bar", "off", "--no-index", "--find-links", wheelhouse, "--find-links", built, "-r", req],
+                       env, 3600, prefix)
         if p.returncode != 0:
             return False, "pip install --no-index failed (exit %d): %s" % (p.returncode, pip_error(p.stdout))
         t_inst = time.time() - t0 - t_dl
