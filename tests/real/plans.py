@@ -412,10 +412,13 @@ def build_sdist(index, name, op, version, ver):
     out = os.path.join(cache_root(), "sdist-wheels")
     os.makedirs(out, exist_ok=True)
     norm = pypi_meta_proxy.normalize(name)
-    failed = os.path.join(out, ".failed-%s-%s" % (norm, v))
+    cp = "cp" + ver.replace(".", "")
+    failed = os.path.join(out, ".failed-%s-%s-%s" % (norm, v, cp))
     with _build_lock:
         for w in os.listdir(out):
-            if w.endswith(".whl") and pypi_meta_proxy.normalize(w.split("-")[0]) == norm and w.split("-")[1] == v:
+            # A pure-Python wheel serves every target; a CPython extension only its own Python.
+            if w.endswith(".whl") and pypi_meta_proxy.normalize(w.split("-")[0]) == norm and w.split("-")[1] == v \
+                    and (w.endswith("-none-any.whl") or w.split("-")[-3] == cp):
                 return os.path.join(out, w), "built earlier"
         try:
             if time.time() - os.path.getmtime(failed) < BUILD_FAILURE_TTL:
@@ -431,9 +434,11 @@ def build_sdist(index, name, op, version, ver):
             wheels = [w for w in os.listdir(tmp) if w.endswith(".whl")]
             if p.returncode != 0 or not wheels:
                 lines = [l.strip() for l in p.stdout.splitlines() if l.strip()]
+                cause = [l for l in lines if re.search(r"No matching distribution|Could not find a version|"
+                                                       r"Failed to establish|Could not fetch", l)]
                 errs = [l for l in lines if re.search(r"error|Error|ERROR", l)]
                 text = "building %s %s from its sdist failed (pip wheel exit %d): %s" % (
-                    name, v, p.returncode, " | ".join((errs or lines)[-3:])[:600])
+                    name, v, p.returncode, " | ".join(re.sub(r"<[^>]*>|Retry\([^)]*\)", "", l) for l in cause[:1] + (errs or lines)[-1:])[:500])
                 with open(failed, "w") as f:
                     f.write(text + "\n")
                 return None, text
