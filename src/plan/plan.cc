@@ -340,8 +340,14 @@ Evaluated evaluate(const kb::TfRelease& tf, const Machine& m, Target target, Pla
         o.cites.push_back(std::move(cite));
         std::string why = fmt::format("{} (from tensorflow[and-cuda]=={}) cannot be installed by pip for Python {}",
                                       gap->wheel, tf.version.str(), o.python->str());
+        // No Python the extra installs on: the same release from the system CUDA toolkit
+        // (pip installs plain tensorflow, whose requirements resolve).
+        auto system_cuda = [&] {
+          o.warnings.push_back(why + ": planned with the system CUDA toolkit instead (" + gap->note + ")");
+          o.method = Method::kSystemCuda;
+        };
         if (m.python) {
-          o.warnings.push_back(why + ": " + gap->note);
+          system_cuda();
         } else {
           std::optional<Version> alt;
           auto installed = [&](const Version& v) {
@@ -357,7 +363,7 @@ Evaluated evaluate(const kb::TfRelease& tf, const Machine& m, Target target, Pla
             o.python_reused = std::any_of(m.installed_pythons.begin(), m.installed_pythons.end(),
                                           [&](const Version& v) { return same_minor(v, *alt); });
           } else {
-            o.warnings.push_back(why + ": " + gap->note);
+            system_cuda();
           }
         }
       }

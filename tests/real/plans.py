@@ -400,11 +400,13 @@ def _vkey(v):
     return [int(x) if x.isdigit() else -1 for x in re.split(r"[.+-]", v)]
 
 
-def build_sdist(index, name, op, version, ver):
+def build_sdist(index, name, op, version, ver, no_compiler=False):
     """What a real `pip install` does with a requirement PyPI has no usable wheel for: builds the
     newest matching sdist (PEP 517, with the target's CPython) into a wheel, kept in
     ~/.cache/tfgpu-tests/sdist-wheels (a failure is remembered for a day). Returns (wheel path or
-    None, text)."""
+    None, text). no_compiler: as on a Windows machine without MSVC (CC/CXX fail), where a
+    setup.py with an optional C extension falls back to pure Python (wrapt 1.12.1 does: checked
+    with CC=/bin/false, it builds wrapt-1.12.1-py3-none-any.whl)."""
     sdists = [(v, f) for v, f in pypi_files(name, op, version) if not f.endswith(".whl")]
     if not sdists:
         return None, "no sdist of %s%s%s on PyPI" % (name, op, version)
@@ -413,12 +415,12 @@ def build_sdist(index, name, op, version, ver):
     os.makedirs(out, exist_ok=True)
     norm = pypi_meta_proxy.normalize(name)
     cp = "cp" + ver.replace(".", "")
-    failed = os.path.join(out, ".failed-%s-%s-%s" % (norm, v, cp))
+    failed = os.path.join(out, ".failed-%s-%s-%s%s" % (norm, v, cp, "-nocc" if no_compiler else ""))
     with _build_lock:
         for w in os.listdir(out):
             # A pure-Python wheel serves every target; a CPython extension only its own Python.
             if w.endswith(".whl") and pypi_meta_proxy.normalize(w.split("-")[0]) == norm and w.split("-")[1] == v \
-                    and (w.endswith("-none-any.whl") or w.split("-")[-3] == cp):
+                    and (w.endswith("-none-any.whl") or (w.split("-")[-3] == cp and not no_compiler)):
                 return os.path.join(out, w), "built earlier"
         try:
             if time.time() - os.path.getmtime(failed) < BUILD_FAILURE_TTL:
@@ -430,7 +432,8 @@ def build_sdist(index, name, op, version, ver):
             p = subprocess.run([python, "-m", "pip", "wheel", "--disable-pip-version-check", "--use-pep517",
                                 "--no-deps", "--no-binary", name, "--no-cache-dir", "-w", tmp, "--index-url",
                                 index + "/simple", "%s==%s" % (name, v)], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, universal_newlines=True, timeout=900)
+                               stderr=subprocess.STDOUT, universal_newlines=True, timeout=900,
+                               env=dict(os.environ, CC="/bin/false", CXX="/bin/false") if no_compiler else None)
             wheels = [w for w in os.listdir(tmp) if w.endswith(".whl")]
             if p.returncode != 0 or not wheels:
                 lines = [l.strip() for l in p.stdout.splitlines() if l.strip()]
@@ -463,7 +466,8 @@ def resolve(resolver_py, index, platform, ver, requirements):
             if "error" not in res or not m:
                 break
             try:
-                wheel, text = build_sdist(index, m.group(1), m.group(2), m.group(3), ver)
+                wheel, text = build_sdist(index, m.group(1), m.group(2), m.group(3), ver,
+                                          no_compiler=platform == "windows")
             except pypi_meta_proxy.IndexError_ as e:
                 wheel, text = None, str(e)
             if wheel and platform == "windows" and not wheel.endswith(("-py3-none-any.whl", "-py2.py3-none-any.whl")):
