@@ -27,18 +27,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(ROOT, "tests", "real"))
 import pypi_meta_proxy  # noqa: E402
 import wheelzip  # noqa: E402
+from plans import find_python  # noqa: E402  (the target CPython, as the plans test finds it)
 
 SHOW = ("tensorflow", "tensorflow-intel", "numpy", "protobuf", "keras", "tf-keras", "ml-dtypes", "h5py",
         "nvidia-nccl-cu12", "nvidia-cudnn-cu12", "nvidia-cudnn-cu11", "tensorrt")
-
-
-def find_python(ver):
-    env = os.environ.get("TFGPU_PYTHON_" + ver.replace(".", "_"))
-    if env:
-        return env
-    cands = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/%s.*/bin/python3" % ver)),
-                   key=lambda p: [int(x) for x in re.findall(r"\d+", p.split("/versions/")[1].split("/")[0])])
-    return cands[-1] if cands else None
 
 
 def resolve(pip, index, target):
