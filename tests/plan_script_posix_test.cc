@@ -1,7 +1,6 @@
 // The emitted bash scripts: syntax (bash -n), shellcheck, and idempotency against stub
 // python / pip / conda executables first on PATH. The stubs log every state-changing
 // call and keep "installed" state in a temp dir, so a second run must log nothing new.
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -13,28 +12,15 @@
 
 #include "plan/emit.h"
 #include "plan_scenarios.h"
+#include "support/shell_posix.h"
 
 namespace tfgpu::plan {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Shell {
-  int code = -1;
-  std::string out;
-};
-
-Shell sh(const std::string& command) {
-  Shell r;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using Shell = ::tfgpu::testing::ShellRun;
+Shell sh(const std::string& command) { return ::tfgpu::testing::run_shell(command); }
 
 bool have(const std::string& tool) { return sh("command -v " + tool + " >/dev/null").code == 0; }
 

@@ -2,9 +2,6 @@
 // Hand-written stand-in, because this machine has no GPU: the real TensorFlow here can only
 // answer "no GPU", and what is tested is verify.py's comparison with the plan (build_info,
 // compute capability, the lock next to it) and its one-line summary, for both answers.
-#include <sys/wait.h>
-
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -13,17 +10,12 @@
 #include "plan/emit.h"
 #include "plan/lock.h"
 #include "plan_scenarios.h"
+#include "support/shell_posix.h"
 
 namespace tfgpu::plan {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct VerifyRun {
-  int code = -1;
-  std::string first_line;
-  std::string out;
-};
 
 // A `tensorflow` package answering like a TF built for `cuda`/`cudnn` that sees `gpus` GPUs
 // of compute capability `cc`.
@@ -54,16 +46,14 @@ void write_fake_tf(const fs::path& dir, const std::string& version, const std::s
       << "def device(name): return contextlib.nullcontext()\n";
 }
 
+struct VerifyRun : ::tfgpu::testing::ShellRun {
+  std::string first_line;
+};
+
 VerifyRun run_verify(const fs::path& dir) {
   VerifyRun r;
-  std::string cmd = "cd '" + dir.string() + "' && PYTHONPATH='" + (dir / "site").string() + "' python3 verify.py 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  static_cast<::tfgpu::testing::ShellRun&>(r) =
+      ::tfgpu::testing::run_shell("cd '" + dir.string() + "' && PYTHONPATH='" + (dir / "site").string() + "' python3 verify.py");
   r.first_line = r.out.substr(0, r.out.find('\n'));
   return r;
 }
