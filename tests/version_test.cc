@@ -66,3 +66,20 @@ TEST(VersionRange, RejectsBackwardsAndMalformedRanges) {
 
 }  // namespace
 }  // namespace tfgpu
+
+namespace tfgpu {
+namespace {
+
+TEST(VersionSpecifier, EveryClauseMustHold) {
+  auto v = [](const char* s) { return *Version::parse(s); };
+  EXPECT_TRUE(satisfies_specifier(v("1.26.4"), "<2"));
+  EXPECT_FALSE(satisfies_specifier(v("2.1.3"), "<2"));
+  EXPECT_TRUE(satisfies_specifier(v("1.23.5"), ">=1.23.5,<2.0.0"));
+  EXPECT_FALSE(satisfies_specifier(v("1.22"), ">=1.23.5,<2.0.0"));
+  EXPECT_FALSE(satisfies_specifier(v("4.21.0"), "!=4.21.0,<5"));
+  EXPECT_TRUE(satisfies_specifier(v("3.0"), "<=3.0, >2"));
+  EXPECT_TRUE(satisfies_specifier(v("9"), "<nonsense"));  // unreadable clause: ignored
+}
+
+}  // namespace
+}  // namespace tfgpu

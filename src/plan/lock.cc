@@ -460,20 +460,7 @@ std::vector<Finding> check_lock(const Lock& l, const Snapshot& s) {
     if (!p) continue;
     auto have = Version::parse(p->version);
     if (!have) continue;
-    bool ok = true;
-    for (const auto& clause : split(line.substr(op), ',')) {
-      std::string c(trim(clause));
-      size_t n = c.find_first_not_of("<>=!");
-      if (n == std::string::npos || n == 0) continue;
-      std::string o = c.substr(0, n);
-      auto v = Version::parse(c.substr(n));
-      if (!v) continue;
-      if (o == "<") ok = ok && *have < *v;
-      else if (o == "<=") ok = ok && !(*v < *have);
-      else if (o == ">") ok = ok && *v < *have;
-      else if (o == ">=") ok = ok && !(*have < *v);
-      else if (o == "!=") ok = ok && !(*have == *v);
-    }
+    bool ok = satisfies_specifier(*have, line.substr(op));
     if (!ok)
       out.push_back(drift("lock_drift_constraint", Layer::kFramework, Severity::kBlocker,
                           fmt::format("{} {} is installed, the lock needs {}", name, p->version, line),

@@ -66,6 +66,24 @@ std::strong_ordering Version::operator<=>(const Version& other) const {
   return std::strong_ordering::equal;
 }
 
+bool satisfies_specifier(const Version& v, std::string_view specifier) {
+  bool ok = true;
+  for (const auto& clause : split(specifier, ',')) {
+    std::string c(trim(clause));
+    size_t n = c.find_first_not_of("<>=!");
+    if (n == std::string::npos || n == 0) continue;
+    std::string op = c.substr(0, n);
+    auto bound = Version::parse(c.substr(n));
+    if (!bound) continue;
+    if (op == "<") ok = ok && v < *bound;
+    else if (op == "<=") ok = ok && !(*bound < v);
+    else if (op == ">") ok = ok && *bound < v;
+    else if (op == ">=") ok = ok && !(v < *bound);
+    else if (op == "!=") ok = ok && !(v == *bound);
+  }
+  return ok;
+}
+
 Result<VersionRange> VersionRange::parse(std::string_view text) {
   std::string_view s = trim(text);
   if (s.empty()) return fail(Error::input("empty version range"));

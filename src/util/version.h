@@ -48,6 +48,10 @@ class Version {
 // Inclusive range [lo, hi]; an absent bound is open. Text forms: "3.7-3.10",
 // "3.7–3.10", ">=3.9", "<=2.10", "3.12", "*". Bounds are compared by prefix, so
 // "3.7-3.10" contains "3.10.12".
+// PEP 440 comparison clauses, comma-separated ("<2", ">=1.23.5,<2.0.0", "!=4.21.0"): true
+// when `v` meets every clause with <, <=, >, >= or !=. A clause it cannot read is ignored.
+bool satisfies_specifier(const Version& v, std::string_view specifier);
+
 class VersionRange {
  public:
   VersionRange() = default;
