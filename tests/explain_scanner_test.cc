@@ -171,5 +171,54 @@ TEST(ExplainScanner, SignatureLiteralsAreDistinctAndLowerCase) {
   for (const auto& l : lits) EXPECT_EQ(l, to_lower(l));
 }
 
+// `\bword\b` literals match whole words only, wherever the line is cut into chunks.
+TEST(ExplainScanner, BoundedLiteralsMatchWholeWordsOnly) {
+  auto set = parse_signatures(R"(
+[[signature]]
+id = "mac"
+kind = "fact"
+severity = "info"
+patterns = { any = ["\\bosx\\b", "\\bon mac\\b", "\\brtx"] }
+meaning = "m"
+examples = ["OSX"]
+source = ["s"]
+
+[[finding]]
+id = "harmless_warning_only"
+layer = "framework"
+severity = "info"
+title = "t"
+fix = ["f"]
+source = ["s"]
+)",
+                              "t.toml");
+  ASSERT_TRUE(set) << set.error().message;
+  auto hits = [&](std::string_view text, size_t chunk) {
+    Scanner sc(*set);
+    for (size_t i = 0; i < text.size(); i += chunk) sc.feed(text.substr(i, chunk));
+    return sc.finish().hit_counts.count("mac") ? 1 : 0;
+  };
+  for (size_t chunk : {1u, 2u, 3u, 1000u}) {
+    EXPECT_EQ(hits("osx", chunk), 1) << chunk;
+    EXPECT_EQ(hits("on OSX 10.14\n", chunk), 1) << chunk;
+    EXPECT_EQ(hits("(osx)", chunk), 1) << chunk;
+    EXPECT_EQ(hits("RTX3080", chunk), 1) << chunk;  // left edge only
+    EXPECT_EQ(hits("macosx_10_9", chunk), 0) << chunk;
+    EXPECT_EQ(hits("osx_arm64", chunk), 0) << chunk;
+    EXPECT_EQ(hits("ran it on machine 2", chunk), 0) << chunk;
+    EXPECT_EQ(hits("cortx", chunk), 0) << chunk;
+    EXPECT_EQ(hits("macosx osx", chunk), 1) << chunk;  // a later whole-word occurrence counts
+  }
+}
+
+// Random bytes name no platform: short words must not fire inside noise.
+TEST(ExplainScanner, RandomLettersDoNotNameMacos) {
+  std::mt19937 rng(7);
+  std::string text;
+  for (int i = 0; i < 200000; ++i) text.push_back(static_cast<char>('a' + rng() % 26));
+  ScanResult r = scan_text(sigs(), text);
+  EXPECT_EQ(r.hit_counts.count("os_macos"), 0u);
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

@@ -18,6 +18,32 @@ struct Role {
   RoleKind kind;
 };
 
+// A pattern literal written `\bword\b` matches only where the byte before (after) it is
+// not a word byte [A-Za-z0-9_] (or the line starts / ends): "osx" must not match
+// "macosx", "imac" must not match "imacros".
+struct Bounded {
+  std::string text;
+  bool left = false;
+  bool right = false;
+};
+Bounded parse_bounded(std::string_view lit) {
+  Bounded b;
+  if (lit.size() > 2 && lit.substr(0, 2) == "\\b") {
+    b.left = true;
+    lit.remove_prefix(2);
+  }
+  if (lit.size() > 2 && lit.substr(lit.size() - 2) == "\\b") {
+    b.right = true;
+    lit.remove_suffix(2);
+  }
+  b.text = std::string(lit);
+  return b;
+}
+
+bool word_byte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 bool valid_utf8(std::string_view s) {
   size_t i = 0;
   const auto* b = reinterpret_cast<const unsigned char*>(s.data());
@@ -41,7 +67,9 @@ bool valid_utf8(std::string_view s) {
 
 struct Scanner::Impl {
   const SignatureSet& set;
-  std::vector<std::string> literals;      // distinct, lower-case
+  std::vector<std::string> literals;      // distinct, lower-case (as written, `\b` marks kept)
+  std::vector<std::string> match_text;    // what the automaton looks for (marks removed)
+  std::vector<uint8_t> bound;             // per literal: 1 = left word boundary, 2 = right
   std::vector<std::string> sig_literals;  // those used by signature all/any lists
   std::vector<std::vector<Role>> roles;   // per literal id
   std::vector<uint32_t> all_needed;       // per signature: distinct `all` literals
@@ -56,6 +84,13 @@ struct Scanner::Impl {
   bool line_open = false;
   std::vector<uint64_t> lit_stamp;
   std::vector<uint32_t> line_lits;
+  // Bounded literals: the bytes just before the current chunk (for a left edge that lies
+  // in an earlier chunk) and the occurrences whose right edge is the chunk's last byte
+  // (decided by the next byte of the line, or passed at its end).
+  std::string hist;
+  std::vector<uint32_t> pending_right;
+  static constexpr size_t kHist = 256;
+  static constexpr size_t kPendingCap = 256;
 
   // Per-signature counters for the current line.
   std::vector<uint64_t> sig_stamp;
@@ -74,6 +109,9 @@ struct Scanner::Impl {
       auto [it, fresh] = ids.emplace(lit, static_cast<uint32_t>(literals.size()));
       if (fresh) {
         literals.push_back(lit);
+        Bounded b = parse_bounded(lit);
+        match_text.push_back(b.text);
+        bound.push_back(static_cast<uint8_t>((b.left ? 1 : 0) | (b.right ? 2 : 0)));
         roles.emplace_back();
       }
       return it->second;
@@ -97,11 +135,11 @@ struct Scanner::Impl {
     }
     for (size_t id = 0; id < literals.size(); ++id) {
       bool used = std::any_of(roles[id].begin(), roles[id].end(), [](const Role& r) { return r.kind != RoleKind::kNone; });
-      if (used) sig_literals.push_back(literals[id]);
+      if (used) sig_literals.push_back(match_text[id]);
     }
     for (const auto& ek : extractor_keywords())
       for (const auto& kw : ek.keywords) roles[intern(kw)].push_back({static_cast<uint32_t>(ek.which), RoleKind::kExtractor});
-    matcher = std::make_unique<LiteralMatcher>(literals);
+    matcher = std::make_unique<LiteralMatcher>(match_text);
     lit_stamp.assign(literals.size(), 0);
     sig_stamp.assign(sigs.size(), 0);
     sig_all.assign(sigs.size(), 0);
@@ -126,12 +164,52 @@ struct Scanner::Impl {
       }
     }
     const uint64_t stamp = line_no;
-    state = matcher->feed(state, part, [&](uint32_t id, size_t) {
-      if (lit_stamp[id] != stamp) {
-        lit_stamp[id] = stamp;
-        line_lits.push_back(id);
-      }
+    const uint64_t base = line_len - part.size();
+    if (!pending_right.empty() && !part.empty()) {
+      if (!word_byte(part[0]))
+        for (uint32_t id : pending_right) hit(id, stamp);
+      pending_right.clear();
+    }
+    state = matcher->feed(state, part, [&](uint32_t id, size_t end) {
+      if (bound[id] && !at_word_edges(id, part, base, end)) return;
+      hit(id, stamp);
     });
+    if (part.size() >= kHist) {
+      hist.assign(part.substr(part.size() - kHist));
+    } else {
+      hist.append(part);
+      if (hist.size() > kHist) hist.erase(0, hist.size() - kHist);
+    }
+  }
+
+  void hit(uint32_t id, uint64_t stamp) {
+    if (lit_stamp[id] != stamp) {
+      lit_stamp[id] = stamp;
+      line_lits.push_back(id);
+    }
+  }
+
+  // Bounded literal `id` ends at `end` in `part` (which starts at line offset `base`):
+  // is it a whole word at its bounded edges? A left edge before the kept history counts
+  // as a boundary; a right edge at the chunk's end waits for the next byte.
+  bool at_word_edges(uint32_t id, std::string_view part, uint64_t base, size_t end) {
+    if (bound[id] & 1) {
+      const uint64_t start = base + end - match_text[id].size();  // line offset of the match
+      if (start > 0) {
+        const uint64_t before = start - 1;
+        if (before >= base) {
+          if (word_byte(part[before - base])) return false;
+        } else if (base - before <= hist.size()) {
+          if (word_byte(hist[hist.size() - (base - before)])) return false;
+        }
+      }
+    }
+    if (bound[id] & 2) {
+      if (end < part.size()) return !word_byte(part[end]);
+      if (pending_right.size() < kPendingCap) pending_right.push_back(id);
+      return false;
+    }
+    return true;
   }
 
   void end_line() {
@@ -139,6 +217,8 @@ struct Scanner::Impl {
     ++stats.lines;
     stats.longest_line = std::max(stats.longest_line, line_len);
     if (line_len > kLinePrefixCap) ++stats.long_lines;
+    for (uint32_t id : pending_right) hit(id, line_no);  // the line ends after them
+    pending_right.clear();
     if (!prefix.empty() && prefix.back() == '\r') prefix.pop_back();
     if (!stats.has_nul && std::memchr(prefix.data(), 0, prefix.size()) != nullptr) stats.has_nul = true;
 
@@ -203,6 +283,7 @@ struct Scanner::Impl {
     line_sigs.clear();
     prefix.clear();
     tail.clear();
+    hist.clear();
     line_len = 0;
     line_open = false;
     state = LiteralMatcher::kStart;
