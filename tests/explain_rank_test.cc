@@ -64,6 +64,54 @@ TEST(ExplainRank, ACrashIsNeverOnlyHarmlessMessages) {
   }
 }
 
+TEST(ExplainRank, AnyPythonErrorLineOrAbortIsACrash) {
+  const std::string harmless = std::string(kCpuNotice) + kTrt + kNuma;
+  for (const char* crash : {"ValueError: Shapes (None, 1) and (None, 10) are incompatible\n", "Aborted\n",
+                            "Illegal instruction\n", "terminate called after throwing an instance of 'std::bad_alloc'\n"}) {
+    auto r = run(harmless + crash);
+    EXPECT_EQ(find(r, "harmless_warning_only"), nullptr) << crash;
+  }
+}
+
+TEST(ExplainRank, PtxasThatDoesNotKnowTheGpuIsPtxasTooOld) {
+  EXPECT_EQ(top("W tensorflow/stream_executor/gpu/asm_compiler.cc:235] Your CUDA software stack is old. We fallback to "
+                "the NVIDIA driver for some compilation. The ptxas error was: ptxas fatal   : Value 'sm_89' is not "
+                "defined for option 'gpu-name'\n"),
+            "ptxas_too_old");
+}
+
+TEST(ExplainRank, NumpyOneModuleUnderNumpyTwoIsNumpyAbiMismatch) {
+  EXPECT_EQ(top("A module that was compiled using NumPy 1.x cannot be run in\nNumPy 2.0.1 as it may crash.\n"
+                "Traceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
+                "AttributeError: _ARRAY_API not found\n"),
+            "numpy_abi_mismatch");
+}
+
+TEST(ExplainRank, CuInitUnknownAfterSuspendIsStaleUvm) {
+  const char* cuinit = "E external/local_xla/xla/stream_executor/cuda/cuda_driver.cc:282] failed call to cuInit: "
+                       "CUDA_ERROR_UNKNOWN: unknown error\n";
+  EXPECT_EQ(top(std::string("Ubuntu 22.04 laptop, the GPU is gone after suspend, fine after a reboot\n") + cuinit),
+            "uvm_stale_after_suspend");
+  EXPECT_NE(top(std::string("Ubuntu 22.04\n") + cuinit), "uvm_stale_after_suspend");
+}
+
+TEST(ExplainRank, KernelVersionMatchingTheDsoRefutesADriverLibraryMismatch) {
+  const char* cuinit = "E external/local_xla/xla/stream_executor/cuda/cuda_driver.cc:282] failed call to cuInit: "
+                       "CUDA_ERROR_UNKNOWN: unknown error\n";
+  auto plain = run(cuinit);
+  auto refuted = run(std::string(cuinit) +
+                     "I external/local_xla/xla/stream_executor/cuda/cuda_diagnostics.cc:200] kernel version seems to "
+                     "match DSO: 535.104.5\n");
+  const Finding* a = find(plain, "driver_library_mismatch");
+  const Finding* b = find(refuted, "driver_library_mismatch");
+  ASSERT_NE(a, nullptr);
+  EXPECT_TRUE(b == nullptr || b->score < a->score * 0.6);
+}
+
+TEST(ExplainRank, MissingNvmlLibraryIsNvmlMissing) {
+  EXPECT_EQ(top("tf.config.list_physical_devices('GPU') returns []\nNVML Shared Library Not Found\n"), "nvml_missing");
+}
+
 TEST(ExplainRank, HarmlessLinesNeverOutrankARealError) {
   auto r = run(std::string(kCpuNotice) + kTrt + kNuma +
                "E tensorflow/stream_executor/cuda/cuda_driver.cc:1002] failed to allocate 3.2G from device: "

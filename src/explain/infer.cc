@@ -415,6 +415,12 @@ void environment_rules(const InferenceInput& in, std::vector<Inference>& out) {
     inf.evidence.push_back({fmt::format("paths of several CUDA versions: {}", join(vs, ", ")), "log", line});
     out.push_back(std::move(inf));
   }
+  // cuInit's CUDA_ERROR_UNKNOWN on a Linux machine that was suspended: the unified-memory
+  // module is stale (it is not a driver/library mismatch; reloading nvidia_uvm fixes it).
+  if (has(in, "cuinit_unknown_error") && has(in, "suspend_resume_prose") && !f.flag("wsl")) {
+    Inference inf{"uvm_stale_after_suspend", 0.85, "driver.cuinit_unknown_after_suspend", {}};
+    out.push_back(std::move(inf));
+  }
   // Nothing more specific: the GPU is not listed. Most often the CUDA libraries are not
   // installed at all (plain `pip install tensorflow`); since TF 2.12 the line naming
   // them is hidden.
