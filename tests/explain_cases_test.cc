@@ -10,39 +10,13 @@
 
 #include "explain/explain.h"
 #include "kb/kb.h"
+#include "support/report_cases.h"
 #include "util/strings.h"
 
 namespace tfgpu::explain {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Case {
-  std::string name;
-  std::string cause;
-  std::string body;
-};
-
-// Header between the first two "---" lines; `cause:` is the answer; the body follows.
-std::optional<Case> read_case(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string text = ss.str();
-  size_t first = text.find("---");
-  size_t second = text.find("\n---", first + 3);
-  if (first != 0 || second == std::string::npos) return std::nullopt;
-  std::string header = text.substr(0, second);
-  size_t body_at = text.find('\n', second + 4);
-  Case c;
-  c.name = p.filename().string();
-  c.body = body_at == std::string::npos ? "" : text.substr(body_at + 1);
-  size_t cause = header.find("\ncause:");
-  if (cause == std::string::npos) return std::nullopt;
-  size_t eol = header.find('\n', cause + 1);
-  c.cause = std::string(trim(header.substr(cause + 7, eol - cause - 7)));
-  return c;
-}
 
 // ../shared next to the checkout; a git worktree one level deeper looks one level up.
 fs::path cases_dir() {
@@ -59,15 +33,11 @@ TEST(ExplainCases, TopFindingIsTheLabelledCauseForEveryDevReport) {
   ASSERT_TRUE(sigs) << sigs.error().message;
   auto kb = kb::load_embedded();
   ASSERT_TRUE(kb) << kb.error().message;
-  std::vector<fs::path> files;
-  for (const auto& e : fs::directory_iterator(cases_dir()))
-    if (e.path().extension() == ".md") files.push_back(e.path());
-  std::sort(files.begin(), files.end());
-  ASSERT_FALSE(files.empty());
+  auto cases = ::tfgpu::testing::read_report_cases(cases_dir());
+  ASSERT_FALSE(cases.empty());
   int right = 0;
-  for (const auto& p : files) {
-    auto c = read_case(p);
-    ASSERT_TRUE(c) << p << ": no header with cause:";
+  for (const auto& cc : cases) {
+    const auto* c = &cc;
     ExplainResult r = explain_text(c->body, *sigs, &*kb);
     std::string got = r.findings.empty() ? "(none)" : r.findings.front().id;
     std::string ranking;
@@ -77,7 +47,7 @@ TEST(ExplainCases, TopFindingIsTheLabelledCauseForEveryDevReport) {
     if (got == c->cause) ++right;
     std::printf("  %-10s expected %-42s got %s\n", c->name.c_str(), c->cause.c_str(), got.c_str());
   }
-  std::printf("  %d of %zu dev reports explained correctly\n", right, files.size());
+  std::printf("  %d of %zu dev reports explained correctly\n", right, cases.size());
 }
 
 }  // namespace

@@ -137,10 +137,5 @@ TEST(ExplainCli, MarkdownHasTheTopFindingAndItsFix) {
   EXPECT_NE(r.out.find("Fix:"), std::string::npos);
 }
 
-TEST(ExplainCli, FileArgumentIsRequired) {
-  auto r = run({"explain"});
-  EXPECT_EQ(r.code, kExitUsage);
-}
-
 }  // namespace
 }  // namespace tfgpu

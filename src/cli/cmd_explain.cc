@@ -1,7 +1,8 @@
-// `tfgpu explain FILE|-`: what went wrong in a pasted log, bug report or traceback.
+// `tfgpu explain [FILE|-]`: what went wrong in a pasted log, bug report or traceback.
 // The file is streamed (any size); the command only wires the options to
 // explain_log() and a renderer.
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +10,7 @@
 
 #include "cli/command.h"
 #include "explain/explain.h"
+#include "host/host.h"
 #include "kb/kb.h"
 #include "report/explain_report.h"
 #include "util/error.h"
@@ -18,7 +20,8 @@ namespace tfgpu {
 CommandRunner define_explain(CLI::App& sub) {
   auto path = std::make_shared<std::string>();
   auto max_findings = std::make_shared<size_t>(5);
-  sub.add_option("FILE", *path, "Log, traceback or bug report to read ('-' = standard input)")->required();
+  sub.add_option("FILE", *path,
+                 "Log, traceback or bug report to read ('-' or none = standard input, when something is piped in)");
   sub.add_option("--max-findings", *max_findings, "Findings shown in text output (all are in --json)")
       ->check(CLI::Range(1, 100));
   return [path, max_findings](CommandIo& io) {
@@ -33,8 +36,18 @@ CommandRunner define_explain(CLI::App& sub) {
       return exit_code_for(kb.error());
     }
     explain::ExplainResult result;
-    if (*path == "-") {
+    if (path->empty() && stdin_is_terminal()) {
+      io.err << "tfgpu explain: give a log file (tfgpu explain train.log) or pipe one in (python train.py 2>&1 | "
+                "tfgpu explain)\n";
+      return static_cast<int>(kExitUsage);
+    }
+    if (path->empty() || *path == "-") {
       result = explain::explain_log(std::cin, *sigs, &*kb);
+      // std::cin reads through stdio: a read error (stdin a directory, EIO) shows there.
+      if (std::ferror(stdin)) {
+        io.err << "tfgpu explain: reading standard input failed (is it a directory or a closed device?)\n";
+        return static_cast<int>(kExitUsage);
+      }
     } else {
       std::error_code ec;
       if (std::filesystem::is_directory(*path, ec)) {
@@ -59,8 +72,10 @@ CommandRunner define_explain(CLI::App& sub) {
         io.out << report::render_explain_text(result, {.color = io.global.color, .max_findings = *max_findings});
         break;
     }
-    bool blocker = !result.findings.empty() && result.findings.front().severity == Severity::kBlocker;
-    return static_cast<int>(blocker ? kExitProblems : kExitOk);
+    // 1 when a cause was found (whatever its severity), 0 when only harmless messages or
+    // nothing was recognised.
+    bool cause = !result.findings.empty() && result.findings.front().id != "harmless_warning_only";
+    return static_cast<int>(cause ? kExitProblems : kExitOk);
   };
 }
 

@@ -366,7 +366,22 @@ void add_library(std::vector<LibraryMention>& list, std::string_view name, std::
   list.push_back({std::string(name), library_component(name), std::move(detail), n});
 }
 
+// File-name stems of the CUDA / cuDNN / driver libraries TF loads (lower case).
+std::span<const std::string_view> cuda_library_stems() {
+  static constexpr std::string_view kStems[] = {
+      "cudart64_", "libcudart.so", "cublas64_", "libcublas.so", "cublaslt64_", "libcublaslt.so", "cufft64_",
+      "libcufft.so", "curand64_", "libcurand.so", "cusolver64_", "libcusolver.so", "cusparse64_", "libcusparse.so",
+      "cudnn64_", "libcudnn.so", "nvcuda.dll", "libcuda.so", "zlibwapi.dll", "nvinfer", "libnvidia-ml.so"};
+  return kStems;
+}
+
+void extract_library_mentions(std::string_view line, std::string_view lower, int n, LogFacts& facts);
+
 void extract_library(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
+  extract_library_mentions(line, lower, n, facts);
+}
+
+void extract_library_mentions(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
   size_t p = lower.find("could not load dynamic library");
   if (p != std::string_view::npos) {
     size_t q = p + 30;
@@ -403,6 +418,29 @@ void extract_library(std::string_view line, std::string_view lower, int n, LogFa
       if (ends_with(to_lower(name), ".dll") || to_lower(name).find(".so") != std::string::npos)
         add_library(facts.failed_libraries, name, "", n);
       return;
+    }
+  }
+  // In the reporter's own words: "it can't find cudart64_100.dll", "libcublas.so.9.0 is
+  // missing". A CUDA library file named on a line that also says it is not there.
+  static constexpr std::string_view kFailure[] = {"not found", "can't find", "cannot find", "can not find",
+                                                  "couldn't find", "could not find", "unable to find", "missing",
+                                                  "failed to load", "not exist", "no such file", "importerror",
+                                                  "failed to import", "unable to load", "can't load", "cannot load"};
+  bool failure = false;
+  for (std::string_view w : kFailure) failure = failure || lower.find(w) != std::string_view::npos;
+  if (!failure) return;
+  for (std::string_view stem : cuda_library_stems()) {
+    size_t at = lower.find(stem);
+    if (at == std::string_view::npos) continue;
+    size_t b = at;
+    while (b > 0 && (is_alnum(line[b - 1]) || line[b - 1] == '_')) --b;
+    std::string_view name = file_token(line, b);
+    std::string lname = to_lower(name);
+    if (ends_with(lname, ".dll") || lname.find(".so") != std::string::npos) {
+      add_library(facts.failed_libraries, name, std::string(trim(line.substr(0, 200))), n);
+      // Named as missing in the report's first line (its title): that failure is what the
+      // report is about, so the reporter wants the GPU and the message is not noise.
+      if (n == 1) facts.flags.emplace("gpu_wanted", Fact{"yes", n});
     }
   }
 }
@@ -528,7 +566,10 @@ std::span<const ExtractorKeywords> extractor_keywords() {
                          "compute capability", "major: "}},
       {Extractor::kCpu, {"model name", "flags", "features"}},
       {Extractor::kLibrary, {"could not load dynamic library", "successfully opened", "cannot open shared object file",
-                             "could not find '", "could not locate ", "could not load library "}},
+                             "could not find '", "could not locate ", "could not load library ", "cudart64_",
+                             "libcudart.so", "cublas64_", "libcublas.so", "cudnn64_", "libcudnn.so", "cusolver64_",
+                             "libcusolver.so", "cufft64_", "libcufft.so", "nvcuda.dll", "libcuda.so", "curand64_",
+                             "libcurand.so", "cusparse64_", "libcusparse.so"}},
       {Extractor::kWheel, {".whl"}},
       {Extractor::kCudaPath, {"cuda-", "cuda\\v", "cuda/v"}},
       {Extractor::kVisibleDevices, {"cuda_visible_devices"}},

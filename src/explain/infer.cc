@@ -200,7 +200,9 @@ void python_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
     out.push_back(std::move(inf));
   } else {
     // The Python version has wheels, yet pip finds none: the interpreter is not 64-bit.
-    Inference inf{"python_32bit", p == Platform::kWindows ? 0.6 : 0.45, "python.supported_version_no_wheel", {}};
+    // Weaker than "Python version not supported": the KB knows today's wheels, and the
+    // report may predate the release that added this Python.
+    Inference inf{"python_32bit", p == Platform::kWindows ? 0.4 : 0.3, "python.supported_version_no_wheel", {}};
     inf.evidence.push_back(from_fact(fmt::format("Python {} stated, which has TensorFlow wheels", f.python_version.value),
                                      f.python_version));
     inf.evidence.push_back(from_kb(basis, cite));
@@ -292,6 +294,58 @@ void driver_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
   out.push_back(std::move(inf));
 }
 
+// Versions stated in prose or tables that do not belong together, even when no log line
+// says so: the TF release and the CUDA installed (compared by the runtime file name each
+// loads, so CUDA 11.8 with a TF built for 11.2 is fine); on native Windows, a CUDA whose
+// major no TensorFlow release with a Windows GPU build ever used.
+void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  if (f.cuda_version.empty()) return;
+  auto stated = Version::parse(f.cuda_version.value);
+  if (!stated || stated->size() < 2) return;
+  const Platform p = platform_of(f);
+  const bool native_windows = f.os.value == "windows" && f.wsl.empty();
+  if (!f.tf_version.empty()) {
+    bool newer = false;
+    const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
+    if (!r || newer || r->cuda.empty() || !r->has_gpu_build(p)) return;
+    const kb::CudaRelease* want = kb.find_cuda(r->cuda.truncated(2));
+    const kb::CudaRelease* have = kb.find_cuda(stated->truncated(2));
+    std::optional<std::string> want_file = want ? cuda_file(*want, p, "cudart") : std::nullopt;
+    std::optional<std::string> have_file = have ? cuda_file(*have, p, "cudart") : std::nullopt;
+    bool differ = want_file && have_file ? !iequals(*want_file, *have_file) : stated->major() != r->cuda.major();
+    if (!differ) return;
+    Inference inf{"cuda_version_mismatch", 0.7, "runtime.tf_and_cuda_stated_apart", {}};
+    inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+    inf.evidence.push_back(from_fact(fmt::format("CUDA {} stated", f.cuda_version.value), f.cuda_version));
+    std::string msg = fmt::format("TensorFlow {} is built with CUDA {}", r->version.str(), r->cuda.str());
+    if (want_file && have_file)
+      msg += fmt::format(" and loads {}; CUDA {} ships {}", *want_file, stated->truncated(2).str(), *have_file);
+    inf.evidence.push_back(from_kb(msg, kb.cite(*r)));
+    out.push_back(std::move(inf));
+    return;
+  }
+  if (native_windows) {
+    int newest_major = 0;
+    const kb::TfRelease* last = nullptr;
+    for (const auto& r : kb.tf_releases())
+      if (r.has_gpu_build(Platform::kWindows) && !r.cuda.empty() && r.cuda.major() >= newest_major) {
+        newest_major = r.cuda.major();
+        last = &r;
+      }
+    if (last && stated->major() > newest_major) {
+      Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11", in.gpu_context ? 0.7 : 0.5,
+                    "platform.windows_cuda_beyond_last_gpu_build", {}};
+      inf.evidence.push_back(from_fact(fmt::format("CUDA {} on native Windows", f.cuda_version.value), f.cuda_version));
+      inf.evidence.push_back(from_kb(fmt::format("the last TensorFlow with a native Windows GPU build is {} (CUDA {}); "
+                                                 "no release for CUDA {}.x exists there",
+                                                 last->version.str(), last->cuda.str(), stated->major()),
+                                     kb.cite(*last)));
+      out.push_back(std::move(inf));
+    }
+  }
+}
+
 void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
   const Platform p = platform_of(f);
@@ -375,6 +429,13 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   // The driver library itself is missing.
   bool libcuda_failed = std::any_of(f.failed_libraries.begin(), f.failed_libraries.end(),
                                     [](const LibraryMention& l) { return l.component == "cuda_driver"; });
+  if (libcuda_failed && f.wsl.empty()) {
+    // No driver library where TF runs (in a container: the GPU runtime did not mount it).
+    Inference inf{"driver_missing", 0.6, "driver.libcuda_missing", {}};
+    for (const auto& l : f.failed_libraries)
+      if (l.component == "cuda_driver") inf.evidence.push_back(from_fact(l.name + " could not be loaded", Fact{l.name, l.line}));
+    out.push_back(std::move(inf));
+  }
   if (libcuda_failed && !f.wsl.empty()) {
     Inference inf{"wsl_libcuda", 0.85, "driver.wsl_libcuda_missing", {}};
     for (const auto& l : f.failed_libraries)
@@ -440,6 +501,7 @@ std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* 
     python_rules(in, *kb, out);
     gpu_rules(in, *kb, out);
     driver_rules(in, *kb, out);
+    pairing_rules(in, *kb, out);
   }
   cpu_rules(in, out);
   library_rules(in, kb, out);

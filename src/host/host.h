@@ -127,5 +127,7 @@ std::unique_ptr<Host> make_system_host();
 // a terminal (for colour and progress lines).
 std::vector<std::string> command_line_arguments(int argc, char** argv);
 bool stdout_is_terminal();
+// Standard input is a terminal (nothing piped in).
+bool stdin_is_terminal();
 
 }  // namespace tfgpu

@@ -374,5 +374,6 @@ std::vector<std::string> command_line_arguments(int argc, char** argv) {
 }
 
 bool stdout_is_terminal() { return ::isatty(1) != 0; }
+bool stdin_is_terminal() { return ::isatty(0) != 0; }
 
 }  // namespace tfgpu

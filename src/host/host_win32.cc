@@ -571,5 +571,6 @@ std::vector<std::string> command_line_arguments(int, char**) {
 }
 
 bool stdout_is_terminal() { return _isatty(1) != 0; }
+bool stdin_is_terminal() { return _isatty(0) != 0; }
 
 }  // namespace tfgpu
