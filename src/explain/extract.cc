@@ -438,9 +438,6 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
     std::string lname = to_lower(name);
     if (ends_with(lname, ".dll") || lname.find(".so") != std::string::npos) {
       add_library(facts.failed_libraries, name, std::string(trim(line.substr(0, 200))), n);
-      // Named as missing in the report's first line (its title): that failure is what the
-      // report is about, so the reporter wants the GPU and the message is not noise.
-      if (n == 1) facts.flags.emplace("gpu_wanted", Fact{"yes", n});
     }
   }
 }

@@ -482,6 +482,28 @@ void environment_rules(const InferenceInput& in, std::vector<Inference>& out) {
     Inference inf{"uvm_stale_after_suspend", 0.85, "driver.cuinit_unknown_after_suspend", {}};
     out.push_back(std::move(inf));
   }
+  // The CPU-only package (tensorflow-cpu, or `tensorflow` before 2.1) where the GPU is wanted.
+  const bool cpu_pkg = f.flag("cpu_package"), gpu_pkg = f.flag("gpu_package");
+  if (cpu_pkg && (gpu_pkg || f.flag("gpu_wanted")) && !works) {
+    Inference inf{"wrong_package", gpu_pkg ? 0.75 : 0.6, "framework.cpu_package_where_gpu_wanted", {}};
+    inf.evidence.push_back(from_fact("a CPU-only TensorFlow package is named", *f.flag_fact("cpu_package")));
+    if (gpu_pkg) inf.evidence.push_back(from_fact("tensorflow-gpu is named too", *f.flag_fact("gpu_package")));
+    out.push_back(std::move(inf));
+  }
+  // The GPU is not used and TensorFlow never touched CUDA (no library loaded or failed, no
+  // device line): before 2.1 the plain `tensorflow` package was CPU-only.
+  const bool cuda_silent = f.failed_libraries.empty() && f.loaded_libraries.empty() && !f.flag("gpu_seen") &&
+                           f.gpu_names.empty() && f.driver_version.empty();
+  if (gpu_missing(f) && !works && cuda_silent && !gpu_pkg && !f.flag("pip_cuda")) {
+    auto v = Version::parse(f.tf_version.value);
+    bool old_tf = !f.tf_version.empty() && v && v->size() >= 2 && (v->major() < 2 || (v->major() == 2 && v->minor() < 1));
+    if (old_tf || f.tf_version.empty()) {
+      Inference inf{"wrong_package", old_tf ? 0.5 : 0.28, "framework.plain_tensorflow_cpu_only_before_2_1", {}};
+      inf.evidence.push_back(from_fact("the GPU is not used", gpu_missing_fact(f)));
+      if (old_tf) inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+      out.push_back(std::move(inf));
+    }
+  }
   // Nothing more specific: the GPU is not listed. Most often the CUDA libraries are not
   // installed at all (plain `pip install tensorflow`); since TF 2.12 the line naming
   // them is hidden.
