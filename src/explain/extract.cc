@@ -166,6 +166,20 @@ void extract_cuda_cudnn_label(std::string_view lower, int n, LogFacts& facts) {
   if (b && version_sane(VersionOf::kCudnn, *b)) set_fact(facts.cudnn_version, *b, n);
 }
 
+// "CUDA 10", "CUDA 11 or newer": a bare major right after the keyword (7..13, the CUDA
+// majors TF ever used, so "cuda 0" or "cuda 2080" are not read as one).
+std::optional<std::string> bare_cuda_major_after(std::string_view lower, size_t pos) {
+  size_t i = pos;
+  while (i < lower.size() && (lower[i] == ' ' || lower[i] == '=' || lower[i] == ':')) ++i;
+  size_t b = i;
+  while (i < lower.size() && is_digit(lower[i]) && i - b < 3) ++i;
+  if (i == b || i - b > 2) return std::nullopt;
+  if (i < lower.size() && (is_alnum(lower[i]) || lower[i] == '.' || lower[i] == '_')) return std::nullopt;
+  int major = std::stoi(std::string(lower.substr(b, i - b)));
+  if (major < 7 || major > 13) return std::nullopt;
+  return std::to_string(major);
+}
+
 void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   extract_cuda_cudnn_label(lower, n, facts);
   bool smi_line = lower.find("driver version") != std::string_view::npos;
@@ -190,6 +204,7 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   for_each_keyword(lower, "cuda", [&](size_t end) {
     bool labelled = false;
     auto v = version_after(lower, end, VersionOf::kCuda, &labelled);
+    if (!v) v = bare_cuda_major_after(lower, end);
     if (v && version_sane(VersionOf::kCuda, *v)) {
       set_fact(facts.cuda_version, *v, n);
       if (conda) set_fact(facts.cuda_kind, "conda", n);

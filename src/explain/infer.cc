@@ -5,6 +5,7 @@
 #include "explain/infer.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/format.h>
 
@@ -301,8 +302,8 @@ void driver_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
 void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
   if (f.cuda_version.empty()) return;
-  auto stated = Version::parse(f.cuda_version.value);
-  if (!stated || stated->size() < 2) return;
+  auto stated = Version::parse(f.cuda_version.value);  // "11.2", or a bare major "10"
+  if (!stated || stated->size() < 1) return;
   const Platform p = platform_of(f);
   const bool native_windows = f.os.value == "windows" && f.wsl.empty();
   if (!f.tf_version.empty()) {
@@ -344,6 +345,25 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
       out.push_back(std::move(inf));
     }
   }
+}
+
+// The CUDA major a runtime / cuBLAS file name encodes: "libcudart.so.10.1" -> 10,
+// "libcublas.so.9.0" -> 9, "cudart64_90.dll" -> 9, "cudart64_110.dll" -> 11, "cudart64_12.dll" -> 12.
+std::optional<int> cuda_major_of_file(std::string_view name) {
+  std::string low = to_lower(name);
+  size_t so = low.find(".so.");
+  std::string digits;
+  if (so != std::string::npos) {
+    for (size_t i = so + 4; i < low.size() && std::isdigit(static_cast<unsigned char>(low[i])); ++i) digits += low[i];
+    if (digits.empty()) return std::nullopt;
+    return std::stoi(digits.substr(0, 2));
+  }
+  size_t us = low.find("64_");
+  if (us == std::string::npos || !ends_with(low, ".dll")) return std::nullopt;
+  for (size_t i = us + 3; i < low.size() && std::isdigit(static_cast<unsigned char>(low[i])); ++i) digits += low[i];
+  if (digits.size() == 2) return digits == "12" || digits == "13" ? std::stoi(digits) : digits[0] - '0';  // 90, 91, 92 -> 9
+  if (digits.size() == 3) return std::stoi(digits.substr(0, 2));  // 100, 101, 110 -> 10, 10, 11
+  return std::nullopt;
 }
 
 void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::vector<Inference>& out) {
@@ -416,6 +436,24 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
           out.push_back(std::move(inf));
         }
       }
+    }
+  }
+  // The stated CUDA has only a major ("CUDA 10") or is not in the KB: compare it with the
+  // CUDA major the failed runtime / cuBLAS file name encodes (libcublas.so.9.0, cudart64_90.dll
+  // -> 9; cudart64_110.dll -> 11). Other libraries' file majors differ from CUDA's own.
+  if (!f.cuda_version.empty()) {
+    auto v = Version::parse(f.cuda_version.value);
+    const bool known = kb && v && v->size() >= 2 && kb->find_cuda(v->truncated(2));
+    for (const auto& l : f.failed_libraries) {
+      if (!v || known || (l.component != "cudart" && l.component != "cublas")) continue;
+      std::optional<int> file_major = cuda_major_of_file(l.name);
+      if (!file_major || *file_major == v->major()) continue;
+      Inference inf{"cuda_version_mismatch", 0.75, "runtime.file_major_differs_from_stated_cuda", {}};
+      inf.evidence.push_back(from_fact(fmt::format("{} (a CUDA {} library) is asked for", l.name, *file_major),
+                                       Fact{l.name, l.line}));
+      inf.evidence.push_back(from_fact(fmt::format("CUDA {} stated", f.cuda_version.value), f.cuda_version));
+      out.push_back(std::move(inf));
+      break;
     }
   }
   // Only non-runtime libraries fail while the runtime loads: a different CUDA is installed.
