@@ -51,7 +51,7 @@ struct Outcome {
 };
 
 struct Figures {
-  int n = 0, top1 = 0, top3 = 0;
+  int n = 0, top1 = 0, top3 = 0, nothing = 0;
 };
 
 class ExplainCorpus : public ::testing::Test {
@@ -90,6 +90,7 @@ class ExplainCorpus : public ::testing::Test {
       ++f.n;
       f.top1 += o.rank == 1;
       f.top3 += o.rank >= 1 && o.rank <= 3;
+      f.nothing += o.r.findings.empty();
     }
     return f;
   }
@@ -123,8 +124,8 @@ TEST_F(ExplainCorpus, PrintsTopOneAndTopThreeForDevAndHeldOut) {
   for (const char* which : {"dev", "heldout"}) {
     Figures f = figures(which);
     ASSERT_GT(f.n, 0) << which;
-    std::printf("  %-8s %3d reports: top-1 %3d (%.1f%%), top-3 %3d (%.1f%%)\n", which, f.n, f.top1,
-                100.0 * f.top1 / f.n, f.top3, 100.0 * f.top3 / f.n);
+    std::printf("  %-8s %3d reports: top-1 %3d (%.1f%%), top-3 %3d (%.1f%%), no finding at all %d\n", which, f.n,
+                f.top1, 100.0 * f.top1 / f.n, f.top3, 100.0 * f.top3 / f.n, f.nothing);
     RecordProperty(std::string(which) + "_top1", fmt::format("{:.3f}", double(f.top1) / f.n));
     RecordProperty(std::string(which) + "_top3", fmt::format("{:.3f}", double(f.top3) / f.n));
   }

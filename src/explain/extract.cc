@@ -146,6 +146,9 @@ void extract_python(std::string_view lower, int n, LogFacts& facts) {
 }
 
 // "CUDA/cuDNN version: 11.2/8.1" (the TF issue template).
+// The bug template's "CUDA/cuDNN version: 11.2/8.1" (also "CUDA: 10.2 cuDNN: 7.6.5"): what
+// the reporter says is installed. It overrides versions read earlier from prose (a title
+// like "TF looking for CUDA 10.1" names what TF wants, not what is there).
 void extract_cuda_cudnn_label(std::string_view lower, int n, LogFacts& facts) {
   size_t p = lower.find("cuda/cudnn version");
   if (p == std::string_view::npos) return;
@@ -153,17 +156,32 @@ void extract_cuda_cudnn_label(std::string_view lower, int n, LogFacts& facts) {
   if (colon == std::string_view::npos || colon > p + 60) return;
   std::string_view rest = trim(lower.substr(colon + 1));
   size_t i = 0;
+  auto skip = [&]() {
+    while (i < rest.size()) {
+      if (rest[i] == '/' || rest[i] == ',' || rest[i] == ':' || rest[i] == '=' || is_space(rest[i])) {
+        ++i;
+      } else if (rest.substr(i, 5) == "cudnn") {
+        i += 5;
+      } else if (rest.substr(i, 4) == "cuda") {
+        i += 4;
+      } else {
+        break;
+      }
+    }
+  };
   auto token = [&]() {
     size_t b = i;
     while (i < rest.size() && (is_digit(rest[i]) || rest[i] == '.')) ++i;
     return rest.substr(b, i - b);
   };
+  skip();
   auto a = as_version(token());
   if (!a || !version_sane(VersionOf::kCuda, *a)) return;
-  set_fact(facts.cuda_version, *a, n);
-  while (i < rest.size() && (rest[i] == '/' || rest[i] == ',' || is_space(rest[i]))) ++i;
+  if (facts.flags.emplace("cuda_from_template", Fact{"yes", n}).second) facts.cuda_version = Fact{*a, n};
+  skip();
   auto b = as_version(token());
-  if (b && version_sane(VersionOf::kCudnn, *b)) set_fact(facts.cudnn_version, *b, n);
+  if (b && version_sane(VersionOf::kCudnn, *b) && facts.flags.emplace("cudnn_from_template", Fact{"yes", n}).second)
+    facts.cudnn_version = Fact{*b, n};
 }
 
 // "CUDA 10", "CUDA 11 or newer": a bare major right after the keyword (7..13, the CUDA

@@ -597,6 +597,17 @@ std::vector<Inference> infer_second_round(const InferenceInput& in, const std::m
     inf.evidence.push_back({fmt::format("paths of several CUDA versions are set: {}", join(vs, ", ")), "log", line});
     out.push_back(std::move(inf));
   }
+  // WSL2: the GPU comes through the Windows driver's stubs in /usr/lib/wsl/lib; cuInit
+  // finding no device there (outside a container that lacks --gpus) is that path broken,
+  // usually by a Linux NVIDIA driver or CUDA driver package installed inside WSL.
+  double wsl_no_gpu = std::max(score_of(scores, "no_device_visible"), score_of(scores, "driver_missing"));
+  bool hidden = f.cuda_visible_devices_set &&
+                (f.cuda_visible_devices.value.empty() || f.cuda_visible_devices.value == "-1");
+  if (wsl_no_gpu >= 0.5 && !f.wsl.empty() && !hidden && (f.container.empty() || f.flag("container_gpus"))) {
+    Inference inf{"wsl_libcuda", std::min(1.0, wsl_no_gpu + 0.08), "driver.wsl_no_device", {}};
+    inf.evidence.push_back(from_fact("WSL2", f.wsl));
+    out.push_back(std::move(inf));
+  }
   // No device / no driver inside a container that was not given the GPU.
   double no_gpu = std::max(score_of(scores, "no_device_visible"), score_of(scores, "driver_missing"));
   if (no_gpu >= 0.5 && !f.container.empty() && !f.flag("container_gpus")) {
