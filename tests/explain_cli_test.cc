@@ -137,5 +137,22 @@ TEST(ExplainCli, MarkdownHasTheTopFindingAndItsFix) {
   EXPECT_NE(r.out.find("Fix:"), std::string::npos);
 }
 
+// A report that states its TF release gets fix steps with that release's CUDA / cuDNN and
+// the commands for its platform (KB + packaging rows), before the generic steps.
+TEST(ExplainCli, FixNamesTheCudaAndCudnnOfTheStatedRelease) {
+  auto p = write_temp("win210.txt",
+                      "Windows 10, TensorFlow 2.10.0, the GPU is not detected\n"
+                      "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
+                      "'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n");
+  auto r = run({"--json", "explain", p.string()});
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["findings"].empty());
+  EXPECT_EQ(j["findings"][0]["id"], "cudart_missing");
+  std::string fix = j["findings"][0]["fix"].dump();
+  EXPECT_NE(fix.find("CUDA 11.2 and cuDNN 8.1"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("cudatoolkit=11.2 cudnn=8.1.0"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("CUDA\\\\v11.2\\\\bin"), std::string::npos) << fix;
+}
+
 }  // namespace
 }  // namespace tfgpu

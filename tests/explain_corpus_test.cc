@@ -22,11 +22,12 @@ namespace {
 namespace fs = std::filesystem;
 using ::tfgpu::testing::ReportCase;
 
-// Floors: the figures measured when this test was last tuned (see the closing notes);
+// Floors: the figures measured when this test was last tuned (session 5: dev 72.9%,
+// held-out 52.8% / 58.5%; the acceptance is 90% / 97% on held-out, not reached yet);
 // raise them as explain improves, never lower them to fit.
-constexpr double kDevTop1Floor = 0.0;
-constexpr double kHeldTop1Floor = 0.0;
-constexpr double kHeldTop3Floor = 0.0;
+constexpr double kDevTop1Floor = 0.72;
+constexpr double kHeldTop1Floor = 0.52;
+constexpr double kHeldTop3Floor = 0.58;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/explain_fix.h"
 #include "explain/explain.h"
 #include "host/host.h"
 #include "kb/kb.h"
@@ -35,6 +36,15 @@ CommandRunner define_explain(CLI::App& sub) {
       io.err << "tfgpu explain: " << kb.error().message << "\n";
       return exit_code_for(kb.error());
     }
+    // Packaging rows (conda packages, Windows paths) sharpen the fix steps; without them
+    // (a --kb folder without packaging.toml) the steps still name the versions.
+    auto packaging = plan::load_packaging(io.host, io.global.kb_dir);
+    const plan::Packaging* pk = packaging ? &*packaging : nullptr;
+    const kb::KnowledgeBase& kbr = *kb;
+    explain::ExplainOptions options;
+    options.specific_fix = [&kbr, pk](const Finding& f, const explain::LogFacts& facts) {
+      return version_specific_fix(f, facts, kbr, pk);
+    };
     explain::ExplainResult result;
     if (path->empty() && stdin_is_terminal()) {
       io.err << "tfgpu explain: give a log file (tfgpu explain train.log) or pipe one in (python train.py 2>&1 | "
@@ -42,7 +52,7 @@ CommandRunner define_explain(CLI::App& sub) {
       return static_cast<int>(kExitUsage);
     }
     if (path->empty() || *path == "-") {
-      result = explain::explain_log(std::cin, *sigs, &*kb);
+      result = explain::explain_log(std::cin, *sigs, &*kb, options);
       // std::cin reads through stdio: a read error (stdin a directory, EIO) shows there.
       if (std::ferror(stdin)) {
         io.err << "tfgpu explain: reading standard input failed (is it a directory or a closed device?)\n";
@@ -59,7 +69,7 @@ CommandRunner define_explain(CLI::App& sub) {
         io.err << "tfgpu explain: cannot open " << *path << ": " << std::strerror(errno) << "\n";
         return static_cast<int>(kExitUsage);
       }
-      result = explain::explain_log(in, *sigs, &*kb);
+      result = explain::explain_log(in, *sigs, &*kb, options);
       if (in.bad()) {
         io.err << "tfgpu explain: reading " << *path << " failed: " << std::strerror(errno) << "\n";
         return static_cast<int>(kExitUsage);

@@ -169,6 +169,10 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
       return a.line < b.line;
     });
     f.evidence = std::move(c.evidence);
+    if (options.specific_fix) {
+      std::vector<std::string> steps = options.specific_fix(f, facts);
+      f.fix.insert(f.fix.begin(), steps.begin(), steps.end());
+    }
     findings.push_back(std::move(f));
   }
   // A crash (traceback, F-level line, abort, segfault) is never "only harmless messages",

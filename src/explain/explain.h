@@ -34,8 +34,13 @@ struct NoiseLine {
 // Runs the doctor rules over a (partial) snapshot. Optional: explain works without it.
 using RuleRunner = std::function<std::vector<Finding>(const Snapshot&, const kb::KnowledgeBase&)>;
 
+// Steps naming exact versions for a finding, put before its generic fix (the CLI builds
+// them from the KB and packaging rows; see cli/explain_fix.h). Optional.
+using SpecificFix = std::function<std::vector<std::string>(const Finding&, const LogFacts&)>;
+
 struct ExplainOptions {
-  RuleRunner rules;  // e.g. doctor's run_rules; its findings are merged as extra evidence
+  RuleRunner rules;          // e.g. doctor's run_rules; its findings are merged as extra evidence
+  SpecificFix specific_fix;  // version-specific fix steps
 };
 
 struct ExplainResult {

@@ -1,0 +1,68 @@
+#include "cli/explain_fix.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "util/strings.h"
+
+namespace tfgpu {
+
+namespace {
+
+constexpr std::array<std::string_view, 7> kRuntimeFindings = {
+    "cudart_missing",  "cuda_version_mismatch", "cudnn_missing",        "cudnn_version_mismatch",
+    "env_path_not_set", "multiple_cuda_on_path", "conda_cuda_conflict"};
+
+}  // namespace
+
+std::vector<std::string> version_specific_fix(const Finding& finding, const explain::LogFacts& facts,
+                                              const kb::KnowledgeBase& kb, const plan::Packaging* packaging) {
+  std::vector<std::string> steps;
+  if (std::find(kRuntimeFindings.begin(), kRuntimeFindings.end(), finding.id) == kRuntimeFindings.end()) return steps;
+  if (facts.tf_version.empty() || facts.os.value == "macos") return steps;
+  auto v = Version::parse(facts.tf_version.value);
+  if (!v || v->size() < 2) return steps;
+  const kb::TfRelease* r = kb.find_tf(*v);
+  if (!r || r->cuda.empty() || r->cudnn.empty()) return steps;
+  const bool windows = facts.os.value == "windows" && facts.wsl.empty();
+  const Platform p = windows ? Platform::kWindows : Platform::kLinux;
+  if (!r->has_gpu_build(p)) return steps;  // the platform finding says so
+  const std::string tf = r->version.str();
+  const std::string built = fmt::format("TensorFlow {} was built with CUDA {} and cuDNN {} (tfgpu matrix --tf {})",
+                                        r->series().str(), r->cuda.str(), r->cudnn.str(), r->series().str());
+  const plan::CondaCuda* conda = packaging ? packaging->conda_for(p, r->cuda, r->cudnn) : nullptr;
+  if (windows) {
+    steps.push_back(built + ": install exactly these, not newer ones");
+    if (conda)
+      steps.push_back(fmt::format("In a conda environment: conda install -c {} {} (then pip install \"tensorflow=={}\")",
+                                  conda->channel, join(conda->packages, " "), tf));
+    const plan::WindowsPath* wp = packaging ? packaging->windows_path_for(r->version) : nullptr;
+    if (wp && !wp->cuda_root.empty()) {
+      std::string root = wp->cuda_root;
+      if (size_t at = root.find("{cuda}"); at != std::string::npos) root.replace(at, 6, r->cuda.str());
+      steps.push_back(fmt::format("Or install CUDA {} and cuDNN {} from NVIDIA and add {}\\bin to PATH",
+                                  r->cuda.str(), r->cudnn.str(), root));
+    }
+    return steps;
+  }
+  const kb::AndCudaPins* pins = kb.and_cuda_for(*r);
+  bool gap = false;
+  if (packaging && pins)
+    for (const auto& g : packaging->and_cuda_gaps()) gap = gap || g.tf.contains(r->version);
+  if (pins && !gap) {
+    steps.push_back(fmt::format("{}: pip install \"tensorflow[and-cuda]=={}\" installs both as pip wheels in the "
+                                "environment (leave LD_LIBRARY_PATH free of other CUDA folders), then check with: tfgpu doctor",
+                                built, tf));
+  } else {
+    steps.push_back(built + ": install exactly these (same major, cuDNN not older) and put their lib folder on "
+                            "LD_LIBRARY_PATH");
+    if (conda)
+      steps.push_back(fmt::format("In a conda environment: conda install -c {} {}", conda->channel,
+                                  join(conda->packages, " ")));
+  }
+  return steps;
+}
+
+}  // namespace tfgpu
