@@ -71,5 +71,33 @@ TEST(DoctorJson, CarriesFindingsVerdictsAndExitCode) {
   EXPECT_EQ(j["verdicts"][0]["kind"], "will_not_use_gpu");
 }
 
+// The first screen: plain interpreters without TensorFlow (pyenv, PATH) collapse into one
+// line when there are three or more; environments with TF, the active one and named
+// venvs / conda envs stay.
+TEST(DoctorLayers, PlainPythonsWithoutTensorflowCollapseIntoOneLine) {
+  Snapshot s = testing::load_scenario("linux_pip_and_cuda_good");
+  for (int i = 0; i < 5; ++i) {
+    PythonEnv py;
+    py.executable = "/root/.pyenv/versions/3.1" + std::to_string(i) + ".0/bin/python3";
+    py.kind = "pyenv";
+    py.version = "3.1" + std::to_string(i) + ".0";
+    s.pythons.push_back(py);
+  }
+  PythonEnv named;
+  named.executable = "/home/u/proj/.venv/bin/python";
+  named.kind = "venv";
+  named.name = ".venv";
+  named.version = "3.11.7";
+  s.pythons.push_back(named);
+  auto layers = summarize_layers(s, {});
+  const auto& fw = layers[3].facts;
+  std::string all;
+  for (const auto& l : fw) all += l + "\n";
+  EXPECT_NE(all.find("+5 more Pythons without TensorFlow"), std::string::npos) << all;
+  EXPECT_EQ(all.find("3.12.0"), std::string::npos) << all;
+  EXPECT_NE(all.find("venv '.venv'"), std::string::npos) << all;
+  EXPECT_NE(all.find("tensorflow"), std::string::npos) << all;
+}
+
 }  // namespace
 }  // namespace tfgpu

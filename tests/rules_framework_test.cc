@@ -83,10 +83,12 @@ TEST(RulePython, InstalledTfOnAnUntestedPythonIsAWarning) {
   EXPECT_EQ(f[0].severity, Severity::kWarning);
 }
 
-TEST(RuleTfPresence, PointsToPlanWhenNoEnvHasTensorflow) {
+TEST(RuleTfPresence, PointsToTheEnvironmentAndToPlanWhenNoEnvHasTensorflow) {
   auto f = rules::rule_tf_presence(load_scenario("linux_no_gpu_no_tf"), test_kb());
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_NE(f[0].fix[0].find("tfgpu plan --tf"), std::string::npos);
+  ASSERT_EQ(f[0].fix.size(), 2u);
+  EXPECT_NE(f[0].fix[0].find("tfgpu doctor --python"), std::string::npos);
+  EXPECT_NE(f[0].fix[1].find("tfgpu plan --tf"), std::string::npos);
   EXPECT_TRUE(rules::rule_tf_presence(load_scenario("linux_pip_and_cuda_good"), test_kb()).empty());
 }
 

@@ -30,6 +30,7 @@ struct DoctorOptions {
   std::string snapshot_file;
   std::string log_file;   // --log: also explain a TensorFlow log from this machine
   std::string lock_file;  // --lock: report drift from a tfgpu.lock.toml written by `tfgpu plan`
+  std::vector<std::string> pythons;  // --python: also read these interpreters (as probe does)
 };
 
 // `--log FILE`: the log read with explain (signatures + the same rules over the
@@ -45,6 +46,10 @@ Result<explain::ExplainResult> explain_log_file(CommandIo& io, const kb::Knowled
 
 int run_doctor(CommandIo& io, const DoctorOptions& opt) {
   const bool live = opt.snapshot_file.empty();
+  if (!live && !opt.pythons.empty()) {
+    io.err << "tfgpu doctor: --python reads an interpreter on this machine; it cannot be combined with --snapshot\n";
+    return static_cast<int>(kExitUsage);
+  }
   // On the live machine the KB (milliseconds of TOML) is parsed on a second thread while
   // the probe reads the machine: doctor's whole budget is below Python's own start-up.
   std::shared_future<Result<kb::KnowledgeBase>> kb_job =
@@ -59,7 +64,7 @@ int run_doctor(CommandIo& io, const DoctorOptions& opt) {
             const auto& k = kb_job.get();
             return k ? &*k : nullptr;
           },
-          {});
+          opt.pythons);
     auto text = io.host.read_file(opt.snapshot_file);
     if (!text) return fail(Error::input(fmt::format("cannot read {}: {}", opt.snapshot_file, text.error().message)));
     auto s = parse_snapshot(*text, opt.snapshot_file);
@@ -134,6 +139,8 @@ CommandRunner define_doctor(CLI::App& sub) {
       ->option_text("FILE");
   sub.add_option("--log", opt->log_file, "Also explain a TensorFlow log or bug report from this machine")
       ->option_text("FILE");
+  sub.add_option("--python", opt->pythons, "Also read this Python interpreter (repeatable; e.g. a venv's bin/python)")
+      ->option_text("PATH");
   return [opt](CommandIo& io) {
     try {
       return run_doctor(io, *opt);

@@ -161,6 +161,20 @@ std::vector<Candidate> find_interpreters(const Host& host, const std::vector<std
     add(bin_python(host, *venv), "venv", path_basename(*venv), "VIRTUAL_ENV");
   if (auto cp = host.env("CONDA_PREFIX"); cp && !cp->empty())
     add(bin_python(host, *cp), "conda", path_basename(*cp), "CONDA_PREFIX");
+  // A project's venv, activated or not: .venv/, venv/, env/ (with a pyvenv.cfg) in the
+  // current directory and its parents, nearest first.
+  {
+    std::string dir = host.current_dir();
+    for (int depth = 0; !dir.empty() && depth < 64; ++depth) {
+      for (const char* name : {".venv", "venv", "env"}) {
+        std::string venv = path_join(dir, name);
+        if (host.exists(path_join(venv, "pyvenv.cfg"))) add(bin_python(host, venv), "venv", name, "project folder");
+      }
+      std::string parent = path_dirname(dir);
+      if (parent == dir) break;
+      dir = parent;
+    }
+  }
 
   // PATH, in order; pyenv's shims are shell scripts, the versions are read below.
   for (const auto& dir : split_nonempty(host.env("PATH").value_or(""), win ? ';' : ':')) {

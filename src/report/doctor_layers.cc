@@ -1,6 +1,8 @@
 // The per-layer summary of a doctor report: status from the findings of that layer,
 // key facts from the Snapshot (what a helper asks first: which GPU, which driver,
 // which CUDA/cuDNN, which Python and TF).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "report/doctor_report.h"
@@ -93,7 +95,16 @@ std::vector<std::string> runtime_facts(const Snapshot& s) {
 
 std::vector<std::string> framework_facts(const Snapshot& s) {
   std::vector<std::string> out;
+  // The first screen shows the environments that matter: those with TensorFlow, the active
+  // one, named venvs / conda envs; three or more plain interpreters without TensorFlow
+  // collapse into one line (`tfgpu probe` lists them all).
+  auto plain_without_tf = [](const PythonEnv& py) {
+    return py.tensorflow.empty() && !py.active && py.kind != "venv" && py.kind != "conda" && py.kind != "given";
+  };
+  const size_t hidden = static_cast<size_t>(std::count_if(s.pythons.begin(), s.pythons.end(), plain_without_tf));
+  const bool collapse = hidden >= 3;
   for (const auto& py : s.pythons) {
+    if (collapse && plain_without_tf(py)) continue;
     std::string who = py.kind == "conda" && !py.name.empty() ? fmt::format("conda env '{}'", py.name)
                       : py.kind == "venv" && !py.name.empty() ? fmt::format("venv '{}'", py.name)
                                                               : py.executable;
@@ -103,6 +114,7 @@ std::vector<std::string> framework_facts(const Snapshot& s) {
     if (py.active) line += " [active]";
     out.push_back(line);
   }
+  if (collapse) out.push_back(fmt::format("+{} more Pythons without TensorFlow (tfgpu probe lists them)", hidden));
   if (out.empty())
     out.push_back(s.python_state.status == ProbeStatus::kOk ? "no Python interpreter found" : not_there(s.python_state, "Python"));
   return out;

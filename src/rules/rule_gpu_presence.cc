@@ -4,6 +4,7 @@
 
 #include "rules/rule_list.h"
 #include "rules/rule_support.h"
+#include "util/strings.h"
 
 namespace tfgpu::rules {
 
@@ -25,7 +26,9 @@ std::vector<Finding> rule_gpu_presence(const Snapshot& s, const kb::KnowledgeBas
   f.evidence.push_back(fact(s.gpu_state.reason.empty() ? "no NVIDIA display/3D controller found" : s.gpu_state.reason,
                             s.gpu_state.source.empty() ? "hardware probe" : s.gpu_state.source));
   if (s.driver.state.status == ProbeStatus::kAbsent)
-    f.evidence.push_back(fact(s.driver.state.reason.empty() ? "no NVIDIA driver either" : "no NVIDIA driver either: " + s.driver.state.reason,
+    f.evidence.push_back(fact(s.driver.state.reason.empty()                          ? std::string("no NVIDIA driver either")
+        : starts_with(s.driver.state.reason, "no NVIDIA driver") ? "and " + s.driver.state.reason
+                                                                : "no NVIDIA driver either: " + s.driver.state.reason,
                               s.driver.state.source.empty() ? "driver probe" : s.driver.state.source));
   if (!s.host.container.empty())
     f.evidence.push_back(fact(fmt::format("running inside a {} container", s.host.container), "host"));

@@ -20,6 +20,9 @@ std::vector<Finding> rule_tf_presence(const Snapshot& s, const kb::KnowledgeBase
   if (s.pythons.empty())
     f.evidence.push_back(fact(s.python_state.reason.empty() ? "no python3/python on PATH" : s.python_state.reason,
                               s.python_state.source.empty() ? "python probe" : s.python_state.source));
+  // TensorFlow may well be installed in an environment the probe was not pointed at.
+  f.fix.push_back("If TensorFlow is installed in an environment, activate it (or run tfgpu from the project folder "
+                  "that holds its .venv/venv/env) or pass it: tfgpu doctor --python PATH/TO/python");
   auto wp = wheel_platform(s);
   const kb::TfRelease* newest = nullptr;
   for (const auto& r : kb.tf_releases())
