@@ -185,7 +185,7 @@ TEST(PythonPackages, ReadsNameAndVersionFromMetadataNotTheDirName) {
                 "Metadata-Version: 2.1\nName: tf_keras\nVersion: 2.15.1\nSummary: Deep learning for humans.\n\nBody\n");
   host.add_file(site + "/nvidia_cudnn_cu12-9.3.0.75.dist-info/METADATA",
                 "Metadata-Version: 2.1\nName: nvidia-cudnn-cu12\nVersion: 9.3.0.75\n");
-  host.add_file(site + "/numpy-1.26.4.dist-info/METADATA", "Metadata-Version: 2.1\nName: numpy\nVersion: 1.26.4\n");
+  host.add_file(site + "/requests-2.32.3.dist-info/METADATA", "Metadata-Version: 2.1\nName: requests\nVersion: 2.32.3\n");
   auto pkgs = python::relevant_packages(host, site);
   ASSERT_EQ(pkgs.size(), 2u);
   EXPECT_EQ(pkgs[0].name, "nvidia-cudnn-cu12");

@@ -98,5 +98,24 @@ TEST(RuleDevicePlacement, OnlyWhereAGpuBuildMeetsAGpu) {
   EXPECT_TRUE(rules::rule_device_placement(load_scenario("linux_no_gpu_no_tf"), test_kb()).empty());
 }
 
+// NumPy next to TF < 2.18 (the KB's pip_constraint numpy<2): 1.x passes, 2.x is a blocker
+// with the env's own pip in the fix; TF 2.18 has no such constraint. (The real tier checks
+// the premise against real TensorFlow: tests/real/numpy_abi.py.)
+TEST(RulePipConstraints, NumpyTwoNextToTfBefore218IsNumpyAbiMismatch) {
+  auto with_numpy = [](const char* scenario, const char* version) {
+    Snapshot s = load_scenario(scenario);
+    for (auto& py : s.pythons)
+      if (!py.tensorflow.empty()) py.packages.push_back({"numpy", version, "/site-packages", "numpy METADATA"});
+    return s;
+  };
+  auto f = rules::rule_pip_constraints(with_numpy("linux_driver_too_old", "2.0.2"), test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "numpy_abi_mismatch");
+  EXPECT_EQ(f[0].severity, Severity::kBlocker);
+  EXPECT_NE(f[0].fix[0].find("pip install \"numpy<2\""), std::string::npos) << f[0].fix[0];
+  EXPECT_TRUE(rules::rule_pip_constraints(with_numpy("linux_driver_too_old", "1.26.4"), test_kb()).empty());
+  EXPECT_TRUE(rules::rule_pip_constraints(with_numpy("linux_gtx960_tf218", "2.0.2"), test_kb()).empty());
+}
+
 }  // namespace
 }  // namespace tfgpu

@@ -348,7 +348,8 @@ PythonEnv read_environment(const Host& host, const Candidate& c) {
 
 bool is_relevant_package(const std::string& n) {
   static const std::set<std::string> exact = {"keras", "tf-keras", "torch", "jax", "jaxlib", "tensorrt",
-                                              "intel-tensorflow", "tensorflow-directml-plugin", "cupy"};
+                                              "intel-tensorflow", "tensorflow-directml-plugin", "cupy",
+                                              "numpy", "protobuf", "ml-dtypes", "ml_dtypes"};
   return exact.count(n) || starts_with(n, "tensorflow") || starts_with(n, "tf-nightly") ||
          starts_with(n, "nvidia-") || starts_with(n, "jax-cuda") || starts_with(n, "tensorrt-") ||
          starts_with(n, "cupy-cuda");

@@ -13,6 +13,7 @@ namespace tfgpu::rules {
 #define TFGPU_RULE(name) std::vector<Finding> rule_##name(const Snapshot& s, const kb::KnowledgeBase& kb)
 TFGPU_RULE(platform);
 TFGPU_RULE(package);
+TFGPU_RULE(pip_constraints);
 TFGPU_RULE(python);
 TFGPU_RULE(cpu);
 TFGPU_RULE(gpu_presence);

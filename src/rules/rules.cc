@@ -15,6 +15,7 @@ std::span<const RuleSpec> rule_table() {
   static const RuleSpec kRules[] = {
       {"platform", "a CUDA build of this TensorFlow exists for this OS", {"macos_gpu_unsupported", "windows_native_gpu_unsupported_tf_ge_2_11"}, rule_platform},
       {"package", "the TensorFlow package is a GPU flavour, installed once", {"wrong_package"}, rule_package},
+      {"pip_constraints", "packages next to TF meet the KB's pip constraints (NumPy < 2 before 2.18)", {"numpy_abi_mismatch"}, rule_pip_constraints},
       {"python", "the interpreter is 64-bit and a version TF has wheels for", {"python_32bit", "python_version_unsupported"}, rule_python},
       {"cpu", "the CPU has the instructions the wheel needs (AVX)", {"cpu_no_avx"}, rule_cpu},
       {"gpu_presence", "an NVIDIA GPU is present", {"no_nvidia_gpu"}, rule_gpu_presence},

@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""NumPy 2 next to a TensorFlow built against NumPy 1.x (issue 15's first-run rule, issue
+14's numpy_abi_mismatch), checked against the real thing: a venv with tensorflow-cpu 2.12.0
+(Python 3.11) where NumPy 2.0.2 was forced in afterwards (`pip install --no-deps`, as a later
+install of another package does). Real TensorFlow is the oracle: `import tensorflow` must
+fail there with NumPy's "compiled using NumPy 1.x" message; `tfgpu doctor --python` must
+report numpy_abi_mismatch for it. Fetches tensorflow-cpu 2.12.0 and its dependencies
+(~250 MB) and numpy 2.0.2 through pip's cache on the first run; the venv is kept in the
+real tier's venv folder (numpy2-tf212) and reused. Exit 77 (skip) without Python 3.11 or
+network."""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import venvs  # noqa: E402
+
+SPEC = "tensorflow-cpu==2.12.0 then numpy==2.0.2 --no-deps"
+
+
+def ensure(venv: str) -> bool:
+    marker = os.path.join(venv, "tfgpu-spec.txt")
+    if os.path.exists(marker) and open(marker).read() == SPEC:
+        return True
+    py311 = venvs.find_python("3.11")
+    if not py311:
+        return False
+    subprocess.run(["rm", "-rf", venv], check=False)
+    pip = os.path.join(venv, "bin", "pip")
+    steps = [[py311, "-m", "venv", venv],
+             [pip, "install", "-q", "--disable-pip-version-check", "tensorflow-cpu==2.12.0"],
+             [pip, "install", "-q", "--disable-pip-version-check", "--no-deps", "numpy==2.0.2"]]
+    for cmd in steps:
+        if subprocess.run(cmd).returncode != 0:
+            return False
+    open(marker, "w").write(SPEC)
+    return True
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--tfgpu", required=True)
+    ap.add_argument("--record", action="store_true",
+                    help="also write tests/scenarios/real_numpy2_tf212{,.expect}.json from this real probe")
+    a = ap.parse_args()
+    venv = venvs.venv_dir(a.build, "numpy2-tf212")
+    if not ensure(venv):
+        print(f"SKIP: could not make {venv} ({SPEC}): no Python 3.11 or no network")
+        return 77
+    py = os.path.join(venv, "bin", "python")
+    oracle = subprocess.run([py, "-c", "import tensorflow"], capture_output=True, text=True)
+    if oracle.returncode == 0 or "compiled using NumPy 1.x" not in oracle.stdout + oracle.stderr:
+        print(f"FAIL: the oracle did not fail as expected (rc {oracle.returncode}); the premise is wrong")
+        return 1
+    r = subprocess.run([os.path.abspath(a.tfgpu), "--json", "doctor", "--python", py], capture_output=True, text=True)
+    doc = json.loads(r.stdout)
+    ids = [f.get("id") for f in doc.get("findings", [])]
+    if "numpy_abi_mismatch" not in ids:
+        print(f"FAIL: real import fails with NumPy 2, doctor's findings: {ids}")
+        return 1
+    print("OK: real TensorFlow 2.12.0 does not import with NumPy 2.0.2, and doctor says numpy_abi_mismatch")
+    if a.record:
+        record(a, venv, py, oracle)
+    return 0
+
+
+def record(a, venv, py, oracle):
+    """The scenario for the doctor tests: this real probe, and what real TF did (import failed)."""
+    import datetime
+    import record_scenarios
+    env = {"PATH": "/usr/bin:/bin", "HOME": os.path.expanduser("~"), "LANG": "C.UTF-8"}
+    p = subprocess.run([os.path.abspath(a.tfgpu), "probe", "--json", "--python", py], env=env, capture_output=True,
+                       text=True, check=True)
+    snap = json.loads(p.stdout)
+    snap["created_at"] = ""
+    words = [l for l in (oracle.stdout + oracle.stderr).splitlines() if "compiled using NumPy 1.x" in l]
+    expect = {
+        "description": "TF 2.12.0 (tensorflow-cpu) with NumPy 2.0.2 forced in afterwards: import tensorflow fails",
+        "provenance": {"kind": "real-probe", "reason": (
+            "tfgpu probe --json --python of a real venv (%s) on Debian 12 x86-64 without a GPU, recorded by "
+            "tests/real/numpy_abi.py --record on %s; the expectation is what real TensorFlow did there: "
+            "`import tensorflow` failed with %r" % (SPEC, datetime.date.today().isoformat(), words[0] if words else ""))},
+        "env_contains": venv,
+        "tf_verdict": "will_not_use_gpu",
+        "libraries": {},
+        "findings_include": ["numpy_abi_mismatch"],
+    }
+    for suffix, data in ((".json", snap), (".expect.json", expect)):
+        path = os.path.join(record_scenarios.SCENARIOS, "real_numpy2_tf212" + suffix)
+        with open(path, "w") as f:
+            f.write(record_scenarios.relocate(json.dumps(data, indent=1, sort_keys=True)) + "\n")
+    print("recorded real_numpy2_tf212")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
