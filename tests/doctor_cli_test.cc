@@ -96,5 +96,27 @@ TEST(DoctorCli, TruncatedSnapshotsNeverCrash) {
   }
 }
 
+// The status marks follow the locale: UTF-8 symbols where LC_ALL / LC_CTYPE / LANG names
+// UTF-8, ASCII marks under LANG=C (or no locale at all on POSIX), LC_ALL first.
+TEST(DoctorCli, StatusMarksAreAsciiWhenTheLocaleIsNotUtf8) {
+  const std::string utf8_marks = "\u2717";  // ✗
+  FakeHost c = host_with("win_classic_guide_tf212");
+  c.set_env("LANG", "C");
+  DoctorRun r = doctor(c, {"--snapshot", "/s.json"});
+  EXPECT_NE(r.out.find("[x]"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(utf8_marks), std::string::npos) << r.out;
+
+  FakeHost u = host_with("win_classic_guide_tf212");
+  u.set_env("LANG", "en_US.UTF-8");
+  r = doctor(u, {"--snapshot", "/s.json"});
+  EXPECT_NE(r.out.find(utf8_marks), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("[x]"), std::string::npos) << r.out;
+
+  FakeHost a = host_with("win_classic_guide_tf212");
+  a.set_env("LANG", "en_US.UTF-8").set_env("LC_ALL", "C");
+  r = doctor(a, {"--snapshot", "/s.json"});
+  EXPECT_NE(r.out.find("[x]"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace tfgpu

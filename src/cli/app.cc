@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "util/strings.h"
 #include "util/error.h"
 
 namespace tfgpu {
@@ -57,6 +58,20 @@ int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out,
   bool no_color_env = host.env("NO_COLOR").has_value();
   global.color = color == "always" || (color == "auto" && stdout_is_terminal && !no_color_env &&
                                        global.format == OutputFormat::kText);
+  // The locale decides the marks: the first of LC_ALL, LC_CTYPE, LANG that is set and not
+  // empty (POSIX order) must name UTF-8. None set: POSIX's "C" locale, except on Windows,
+  // where tfgpu switches its console to UTF-8 itself.
+  std::string locale;
+  for (const char* var : {"LC_ALL", "LC_CTYPE", "LANG"}) {
+    auto v = host.env(var);
+    if (v && !v->empty()) {
+      locale = to_lower(*v);
+      break;
+    }
+  }
+  const bool utf8 = locale.empty() ? host.platform() == Platform::kWindows
+                                   : locale.find("utf-8") != std::string::npos || locale.find("utf8") != std::string::npos;
+  global.ascii = !utf8;
 
   for (auto& [sub, runner] : commands) {
     if (sub->parsed()) {

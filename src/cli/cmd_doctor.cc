@@ -119,7 +119,7 @@ int run_doctor(CommandIo& io, const DoctorOptions& opt) {
       if (log) io.out << "\n" << report::render_explain_markdown(*log);
       break;
     case OutputFormat::kText:
-      io.out << render_doctor_text(report, io.global.color ? Color::kOn : Color::kOff);
+      io.out << render_doctor_text(report, io.global.color ? Color::kOn : Color::kOff, io.global.ascii);
       if (log) {
         io.out << "\nFrom the log " << opt.log_file << ":\n";
         io.out << report::render_explain_text(*log, {.color = io.global.color});

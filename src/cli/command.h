@@ -21,6 +21,7 @@ struct GlobalOptions {
   OutputFormat format = OutputFormat::kText;
   bool color = false;                     // resolved: --color, NO_COLOR, and whether stdout is a terminal
   bool stdout_is_terminal = false;        // for live progress lines (bench), independent of colour
+  bool ascii = false;                     // the locale is not UTF-8 (LC_ALL / LC_CTYPE / LANG): ASCII marks
 };
 
 struct CommandIo {

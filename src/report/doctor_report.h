@@ -39,7 +39,8 @@ struct LayerSummary {
 std::vector<LayerSummary> summarize_layers(const Snapshot& s, const std::vector<Finding>& findings);
 
 enum class Color { kOff, kOn };
-std::string render_doctor_text(const DoctorReport& r, Color color);
+// `ascii`: the terminal's locale is not UTF-8: status marks as [ok] [x] [!] [i].
+std::string render_doctor_text(const DoctorReport& r, Color color, bool ascii = false);
 nlohmann::json doctor_to_json(const DoctorReport& r);
 std::string render_doctor_markdown(const DoctorReport& r);
 

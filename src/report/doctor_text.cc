@@ -11,7 +11,9 @@ namespace {
 
 struct Paint {
   Color color;
+  bool ascii = false;  // the locale is not UTF-8: [ok] [x] [!] [i] instead of the symbols
   std::string operator()(std::string_view code, std::string_view text) const {
+    if (ascii) text = text == "✓" ? "[ok]" : text == "✗" ? "[x]" : text == "!" ? "[!]" : text == "i" ? "[i]" : text;
     if (color == Color::kOff) return std::string(text);
     return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
   }
@@ -22,6 +24,8 @@ constexpr std::string_view kGreen = "32";
 constexpr std::string_view kYellow = "33";
 constexpr std::string_view kBold = "1";
 constexpr std::string_view kDim = "2";
+
+size_t ascii_width(LayerStatus s) { return s == LayerStatus::kOk ? 4 : 3; }  // "[ok]", "[x]", "[!]"
 
 std::string mark(LayerStatus s, const Paint& p) {
   switch (s) {
@@ -63,8 +67,8 @@ std::string mark(VerdictKind k, const Paint& p) {
 
 }  // namespace
 
-std::string render_doctor_text(const DoctorReport& r, Color color) {
-  Paint p{color};
+std::string render_doctor_text(const DoctorReport& r, Color color, bool ascii) {
+  Paint p{color, ascii};
   std::string out;
   const Snapshot& s = *r.snapshot;
   out += p(kBold, "tfgpu doctor");
@@ -73,10 +77,13 @@ std::string render_doctor_text(const DoctorReport& r, Color color) {
   out += "\n\n";
   for (const auto& l : summarize_layers(s, r.findings)) {
     for (size_t i = 0; i < l.facts.size(); ++i) {
+      // ASCII marks are wider than one column ("[ok]" vs "✓"): pad them to one width so
+      // the layer names and the facts below line up.
       if (i == 0)
-        out += fmt::format("  {} {:<10} {}\n", mark(l.status, p), to_string(l.layer), l.facts[i]);
+        out += fmt::format("  {}{} {:<10} {}\n", mark(l.status, p),
+                           std::string(p.ascii ? 4 - ascii_width(l.status) : 0, ' '), to_string(l.layer), l.facts[i]);
       else
-        out += fmt::format("    {:<10} {}\n", "", l.facts[i]);
+        out += fmt::format("  {} {:<10} {}\n", std::string(p.ascii ? 4 : 1, ' '), "", l.facts[i]);
     }
   }
   if (!r.findings.empty()) {
