@@ -1,6 +1,7 @@
 #include "probe/probe.h"
 
 #include <algorithm>
+#include <atomic>
 #include <future>
 
 #include <fmt/format.h>
@@ -18,14 +19,32 @@ void probe_pythons(const Host& host, const ProbeOptions& options, Snapshot& s) {
       if (std::none_of(candidates.begin(), candidates.end(), [&](const auto& c) { return iequals(c.executable, w.executable); }))
         candidates.push_back(std::move(w));
   }
+  // Each environment is read on its own (file reads only: tfgpu never runs a Python it
+  // found), two at a time beside this thread; the order stays the candidates' order.
+  std::vector<const python::Candidate*> present;
   for (const auto& c : candidates) {
     if (!host.exists(c.executable)) {
       s.notes.push_back(fmt::format("python {} ({}) does not exist", c.executable, c.source));
       continue;
     }
-    s.pythons.push_back(python::read_environment(host, c));
-    if (s.pythons.back().bits == 0 && host.platform() == Platform::kWindows) s.pythons.back().bits = pe_bits(host, c.executable);
+    present.push_back(&c);
   }
+  auto read = [&host](const python::Candidate& c) {
+    PythonEnv env = python::read_environment(host, c);
+    if (env.bits == 0 && host.platform() == Platform::kWindows) env.bits = pe_bits(host, c.executable);
+    return env;
+  };
+  std::vector<PythonEnv> envs(present.size());
+  constexpr size_t kWorkers = 3;  // this thread and two more
+  std::vector<std::future<void>> workers;
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i = next++; i < present.size(); i = next++) envs[i] = read(*present[i]);
+  };
+  for (size_t w = 1; w < kWorkers && w < present.size(); ++w) workers.push_back(std::async(std::launch::async, work));
+  work();
+  for (auto& w : workers) w.get();
+  for (auto& e : envs) s.pythons.push_back(std::move(e));
   python::mark_active(host, s.pythons);
   if (s.pythons.empty()) {
     s.python_state = {ProbeStatus::kAbsent, "no Python interpreter on PATH, in pyenv, conda or VIRTUAL_ENV", ""};
