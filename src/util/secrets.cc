@@ -99,22 +99,35 @@ bool looks_like_secret_token(std::string_view t) {
   }
   // A JWT: base64url header starting with {"  ->  "eyJ", three dot-separated parts.
   if (t.size() >= 30 && starts_with(t, "eyJ") && t.find('.') != std::string_view::npos) return true;
-  // A long random-looking string: only token characters, letters of both cases and digits
-  // (or pure hex of 32+), and high entropy. Folder names, versions, package names and
-  // dist-info names have one case or low entropy.
-  if (t.size() < 24) return false;
-  bool lower = false, upper = false, digit = false, token_chars = true, hex = true;
+  // A long random-looking string. Checked per piece between '_', '-', '.' so that folder
+  // names made of words and numbers (tfgpu_probe_cli_23214_JsonIsASnapshot...) are not
+  // taken for one: a piece of 20+ characters with both cases, 2+ digits and high entropy
+  // (base62 / base64 keys), or 32+ hex digits.
+  bool token_chars = true, hex = true, digit_seen = false;
   for (char c : t) {
-    lower = lower || (c >= 'a' && c <= 'z');
-    upper = upper || (c >= 'A' && c <= 'Z');
-    digit = digit || (c >= '0' && c <= '9');
     token_chars = token_chars && (is_alnum(c) || c == '+' || c == '-' || c == '_' || c == '.' || c == '~');
     hex = hex && ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'));
+    digit_seen = digit_seen || (c >= '0' && c <= '9');
   }
   if (!token_chars) return false;
-  double h = shannon_entropy(t);
-  if (lower && upper && digit && h >= 4.0) return true;
-  if (hex && digit && t.size() >= 32 && h >= 3.0) return true;
+  if (hex && digit_seen && t.size() >= 32 && shannon_entropy(t) >= 3.0) return true;
+  size_t start = 0;
+  while (start < t.size()) {
+    size_t end = start;
+    while (end < t.size() && t[end] != '_' && t[end] != '-' && t[end] != '.' && t[end] != '~') ++end;
+    std::string_view piece = t.substr(start, end - start);
+    if (piece.size() >= 20) {
+      bool lower = false, upper = false;
+      int digits = 0;
+      for (char c : piece) {
+        lower = lower || (c >= 'a' && c <= 'z');
+        upper = upper || (c >= 'A' && c <= 'Z');
+        digits += (c >= '0' && c <= '9') ? 1 : 0;
+      }
+      if (lower && upper && digits >= 2 && shannon_entropy(piece) >= 4.0) return true;
+    }
+    start = end + 1;
+  }
   return false;
 }
 
