@@ -2,7 +2,11 @@
 // one clear line for bad input.
 #include <sstream>
 
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "host/fake_host.h"
@@ -62,6 +66,56 @@ TEST(DoctorCli, MarkdownIsRedacted) {
   DoctorRun r = doctor(h, {"--snapshot", "/s.json", "--markdown"});
   EXPECT_EQ(r.out.find("alice"), std::string::npos);
   EXPECT_NE(r.out.find("C:\\Users\\<user>"), std::string::npos);
+}
+
+// A snapshot is untrusted input from another machine: a GPU name holding an OSC title
+// change (ESC]0;...BEL) and a screen clear (ESC[2J) reaches the terminal escaped, in
+// text and Markdown, with and without colour.
+TEST(DoctorCli, EscapeSequencesInASnapshotNeverReachTheTerminal) {
+  std::string text = testing::read_text(testing::scenario_dir() + "/win_classic_guide_tf212.json");
+  auto j = nlohmann::json::parse(text);
+  ASSERT_TRUE(j["gpus"].is_array() && !j["gpus"].empty());
+  j["gpus"][0]["name"] = "NVIDIA \x1b]0;owned\x07\x1b[2J\u009b31m GeForce";
+  j["driver"]["version"] = "522.06\x1b[8m";
+  FakeHost h;
+  h.add_file("/s.json", j.dump());
+  for (auto args : std::vector<std::vector<std::string>>{{"--snapshot", "/s.json"},
+                                                       {"--snapshot", "/s.json", "--markdown"},
+                                                       {"--snapshot", "/s.json", "--color", "always"},
+                                                       {"--snapshot", "/s.json", "--json"}}) {
+    DoctorRun r = doctor(h, args, /*tty=*/true);
+    EXPECT_EQ(r.out.find("\x1b]"), std::string::npos) << args.back();
+    EXPECT_EQ(r.out.find("\x1b[2J"), std::string::npos) << args.back();
+    EXPECT_EQ(r.out.find("\x1b[8m"), std::string::npos) << args.back();
+    EXPECT_EQ(r.out.find("\x07"), std::string::npos) << args.back();
+    EXPECT_EQ(r.out.find("\xc2\x9b"), std::string::npos) << args.back();
+  }
+  DoctorRun r = doctor(h, {"--snapshot", "/s.json"});
+  EXPECT_NE(r.out.find("NVIDIA \\x1b]0;owned\\x07\\x1b[2J\\u009b31m GeForce"), std::string::npos) << r.out;
+}
+
+// Markdown is redacted with this machine's names too: a home outside /home (HOME=/data/alice),
+// the user name as any path component, the host name; and the --log content with it.
+TEST(DoctorCli, MarkdownHidesTheLocalUserHostAndHomeAlsoInTheLog) {
+  std::string text = testing::read_text(testing::scenario_dir() + "/linux_pip_and_cuda_good.json");
+  for (size_t p = 0; (p = text.find("/home/bob", p)) != std::string::npos;) text.replace(p, 9, "/data/dave");
+  FakeHost h;
+  h.add_file("/s.json", text);
+  // --log is read from disk (an ifstream, not the Host).
+  std::string log = (std::filesystem::temp_directory_path() / ("tfgpu_doctor_log_" + std::to_string(::getpid()) + ".txt")).string();
+  std::ofstream(log) << "dave@tfbox:/data/dave$ python train.py\nCould not load dynamic library 'libcudnn.so.8'; dlerror: "
+                        "libcudnn.so.8: cannot open shared object file: No such file or directory; LD_LIBRARY_PATH: "
+                        "/data/dave/lib\n";
+  h.add_file("/proc/sys/kernel/hostname", "tfbox\n");
+  h.set_env("USER", "dave");
+  h.set_env("HOME", "/data/dave");
+  DoctorRun r = doctor(h, {"--snapshot", "/s.json", "--markdown", "--log", log});
+  std::filesystem::remove(log);
+  ASSERT_LE(r.code, 1) << r.err;
+  EXPECT_NE(r.out.find("tfgpu explain"), std::string::npos) << "the log part is there";
+  EXPECT_EQ(r.out.find("dave"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("tfbox"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("/data/<user>"), std::string::npos) << r.out;
 }
 
 TEST(DoctorCli, NoColorOnATerminalWhenNoColorIsSet) {

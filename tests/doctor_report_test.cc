@@ -4,6 +4,7 @@
 
 #include "report/doctor_report.h"
 #include "support/doctor_scenarios.h"
+#include "util/terminal_text.h"
 
 namespace tfgpu {
 namespace {
@@ -23,6 +24,26 @@ TEST(DoctorRedact, ReplacesGpuUuids) {
   EXPECT_EQ(redact("GPU-0"), "GPU-0");
 }
 
+TEST(Redactor, UserNamesAsAnyPathComponentHostNamesAsWordsAndHomesByTheirLastComponent) {
+  report::Redactor r;
+  r.add_user("alice");
+  r.add_home("/srv/users/u123/");
+  r.add_host("gpu01.lab.example.com");
+  EXPECT_EQ(r.apply("/data/alice/venv:/mnt/alice:C:\\alice\\x"), "/data/<user>/venv:/mnt/<user>:C:\\<user>\\x");
+  EXPECT_EQ(r.apply("/srv/users/u123/tf/bin/python3"), "/srv/users/<user>/tf/bin/python3");
+  EXPECT_EQ(r.apply("/opt/alicex/lib and alice's"), "/opt/alicex/lib and alice's") << "only whole path components";
+  EXPECT_EQ(r.apply("alice@gpu01:~$ on gpu01.lab.example.com"), "alice@<host>:~$ on <host>");
+  EXPECT_EQ(r.apply("/home/bob/x GPU-5f1c8a3e-2b7d-4c9a-8e61-0d3f4b2a9c7e"), "/home/<user>/x GPU-<redacted>");
+  report::Redactor learned;
+  learned.learn_from("/home/carol/miniconda3 and C:\\Users\\Bob Smith\\x");
+  EXPECT_EQ(learned.apply("/scratch/carol/data"), "/scratch/<user>/data") << "a user seen in one home path";
+  report::Redactor none;
+  none.add_host("localhost");
+  none.add_user("a");
+  EXPECT_TRUE(none.hosts.empty());
+  EXPECT_TRUE(none.users.empty());
+}
+
 TEST(DoctorMarkdown, HasNoUserNameAndNoUuid) {
   for (const char* name : {"win_classic_guide_tf212", "linux_pip_and_cuda_good", "macos_tf216"}) {
     Snapshot s = testing::load_scenario(name);
@@ -39,7 +60,7 @@ TEST(DoctorText, ColourOnlyWhenAsked) {
   Snapshot s = testing::load_scenario("win_classic_guide_tf212");
   DoctorReport r = diagnose(s, testing::test_kb());
   EXPECT_EQ(render_doctor_text(r, Color::kOff).find('\x1b'), std::string::npos);
-  EXPECT_NE(render_doctor_text(r, Color::kOn).find("\x1b[31m"), std::string::npos);
+  EXPECT_NE(render_doctor_text(r, Color::kOn).find(sgr("31")), std::string::npos);
 }
 
 TEST(DoctorText, ShowsTheFourLayersThenFindingsThenTheVerdict) {

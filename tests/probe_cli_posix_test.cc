@@ -12,6 +12,7 @@
 #include "host/host.h"
 #include "snapshot/snapshot_json.h"
 #include "support/probe_fixtures.h"
+#include "util/strings.h"
 
 namespace tfgpu {
 namespace {
@@ -56,7 +57,7 @@ class ProbeCli : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(root_); }
 
-  ProcessResult run(std::vector<std::string> args) {
+  ProcessResult run(std::vector<std::string> args, const std::map<std::string, std::string>& extra_env = {}) {
     auto host = make_system_host();
     ProcessSpec spec;
     spec.argv = {TFGPU_EXE};
@@ -67,6 +68,7 @@ class ProbeCli : public ::testing::Test {
                           {"LD_LIBRARY_PATH", (root_ / "lib").string()},
                           {"VIRTUAL_ENV", (root_ / "venv").string()},
                           {"XDG_CACHE_HOME", ""}, {"CONDA_PREFIX", ""}, {"CONDA_EXE", ""}, {"PYENV_ROOT", ""}};
+    for (const auto& [k, v] : extra_env) spec.env_overrides[k] = v;
     auto r = host->run(spec);
     EXPECT_TRUE(r.has_value());
     return r.value_or(ProcessResult{});
@@ -102,6 +104,66 @@ TEST_F(ProbeCli, JsonIsASnapshotWithTheVenvTensorflowAndLdLibraryPathFiles) {
     }
   EXPECT_TRUE(found);
   EXPECT_EQ(s->env.at("LD_LIBRARY_PATH"), (root_ / "lib").string());
+}
+
+// Real-looking credentials in the environment (shapes of AWS, GitHub, Slack, GitLab,
+// Hugging Face, OpenAI keys, a PEM key, a URL with a password, Terraform variables) under
+// names tfgpu skips and under names it keeps: none reaches any output of probe or doctor.
+TEST_F(ProbeCli, NoCredentialFromTheEnvironmentReachesAnyOutput) {
+  const std::map<std::string, std::string> env = {
+      {"TF_VAR_db_password", "hunter2"},
+      {"AWS_ACCESS_KEY_ID", "AKIAIOSFODNN7EXAMPLE"},
+      {"AWS_SECRET_ACCESS_KEY", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"},
+      {"GITHUB_TOKEN", "ghp_R3alLook1ngT0kenV4lue0123456789abcd"},
+      {"TF_CPP_VMODULE", "ghp_Z9y8X7w6V5u4T3s2R1q0PpOoNnMmLlKkJjIi"},
+      {"CUDA_API_KEY", "correct-horse-battery"},
+      {"NVIDIA_TOKEN", "nvapi-Qw3rTy7uI0oP1aS2dF3gH4jK5lZ6xC7vB8nM9"},
+      {"TF_GPU_ALLOCATOR", "xoxb-112233445566-778899001122-AbCdEfGhIjKlMnOpQrStUvWx"},
+      {"XLA_FLAGS", "--xla_gpu_cuda_data_dir=/usr/local/cuda --auth=glpat-Xx1Yy2Zz3Ww4Vv5Uu6Tt7"},
+      {"CUDA_CACHE_PATH", "-----BEGIN RSA PRIVATE KEY-----MIIEpAIBAAKCAQEA7b"},
+      {"PYTHONPATH", "https://alice:s3cr3tpw@pypi.example.com/simple"},
+      {"TF_ENABLE_ONEDNN_OPTS", "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"},
+      {"OPENAI_API_KEY", "sk-proj-4bC9dE2fG7hJ1kL6mN3pQ8rS5tU0vW"},
+  };
+  const std::vector<std::string> secrets = {
+      "hunter2", "AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI", "ghp_R3alLook1ngT0ken", "ghp_Z9y8X7w6V5u4", "correct-horse",
+      "nvapi-Qw3rTy7", "xoxb-112233", "glpat-Xx1Yy2", "BEGIN RSA", "MIIEpAIBAAKCAQEA", "s3cr3tpw",
+      "hf_AbCdEfGh", "sk-proj-4bC9"};
+  for (const auto& args : std::vector<std::vector<std::string>>{{"probe", "--json"}, {"probe"}, {"probe", "--libraries"},
+                                                                {"doctor"}, {"doctor", "--json"}, {"doctor", "--markdown"},
+                                                                {"probe", "--json", "--redact"}}) {
+    ProcessResult r = run(args, env);
+    ASSERT_TRUE(r.exited) << r.describe();
+    EXPECT_LE(r.exit_code, 1) << join(args, " ") << ": " << r.err;
+    for (const auto& secret : secrets) {
+      EXPECT_EQ(r.out.find(secret), std::string::npos) << join(args, " ") << " prints " << secret;
+      EXPECT_EQ(r.err.find(secret), std::string::npos) << join(args, " ") << " prints " << secret << " on stderr";
+    }
+  }
+  ProcessResult r = run({"probe", "--json"}, env);
+  auto s = parse_snapshot(r.out, "probe --json");
+  ASSERT_TRUE(s.has_value()) << s.error().message;
+  EXPECT_EQ(s->env.count("TF_VAR_db_password"), 0u);
+  EXPECT_EQ(s->env.at("CUDA_API_KEY"), "<redacted>");
+  EXPECT_EQ(s->env.at("XLA_FLAGS"), "--xla_gpu_cuda_data_dir=/usr/local/cuda --auth=<redacted>");
+}
+
+// `probe --json --redact`: a snapshot to publish. The user name is hidden as any path
+// component (here the test's folder stands for a home outside /home), the result is
+// still a snapshot doctor reads.
+TEST_F(ProbeCli, RedactedJsonHidesTheUserAndStaysASnapshot) {
+  std::string user = root_.filename().string();
+  ProcessResult r = run({"probe", "--json", "--redact"}, {{"USER", user}});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find(user), std::string::npos);
+  auto s = parse_snapshot(r.out, "probe --json --redact");
+  ASSERT_TRUE(s.has_value()) << s.error().message;
+  bool found = false;
+  for (const auto& p : s->pythons) found = found || p.executable == (root_.parent_path() / "<user>/venv/bin/python3").string();
+  EXPECT_TRUE(found) << r.out.substr(0, 2000);
+  ProcessResult text = run({"probe", "--redact"});
+  EXPECT_EQ(text.exit_code, 2);
+  EXPECT_EQ(std::count(text.err.begin(), text.err.end(), '\n'), 1) << text.err;
 }
 
 TEST_F(ProbeCli, ChangesNothingOnDisk) {

@@ -95,6 +95,28 @@ TEST(ProbeEnv, KeepsOnlyTheVariablesThatMatter) {
   EXPECT_EQ(s.env.count("HOME"), 0u);
 }
 
+TEST(ProbeEnv, AnAllowlistNotEveryTfVariableAndNeverACredentialValue) {
+  FakeHost host;
+  host.set_env("TF_VAR_db_password", "hunter2");              // Terraform's, not TensorFlow's
+  host.set_env("TF_TOKEN_app_terraform_io", "abc");            // Terraform Cloud token
+  host.set_env("TF_FORCE_GPU_ALLOW_GROWTH", "true");
+  host.set_env("TF_GPU_ALLOCATOR", "cuda_malloc_async");
+  host.set_env("TF_CPP_VMODULE", "ghp_1A2b3C4d5E6f7G8h9I0jKlMnOpQrStUvWxYz");  // allowed name, token value
+  host.set_env("CUDA_API_KEY", "hunter3");                     // allowed prefix, credential name
+  host.set_env("XLA_FLAGS", "--xla_gpu_cuda_data_dir=/usr/local/cuda --key=AKIAIOSFODNN7EXAMPLE");
+  host.set_env("NVIDIA_VISIBLE_DEVICES", "all");
+  Snapshot s;
+  probe::probe_env(host, s);
+  EXPECT_EQ(s.env.count("TF_VAR_db_password"), 0u);
+  EXPECT_EQ(s.env.count("TF_TOKEN_app_terraform_io"), 0u);
+  EXPECT_EQ(s.env.at("TF_FORCE_GPU_ALLOW_GROWTH"), "true");
+  EXPECT_EQ(s.env.at("TF_GPU_ALLOCATOR"), "cuda_malloc_async");
+  EXPECT_EQ(s.env.at("TF_CPP_VMODULE"), "<redacted>");
+  EXPECT_EQ(s.env.at("CUDA_API_KEY"), "<redacted>");
+  EXPECT_EQ(s.env.at("XLA_FLAGS"), "--xla_gpu_cuda_data_dir=/usr/local/cuda --key=<redacted>");
+  EXPECT_EQ(s.env.at("NVIDIA_VISIBLE_DEVICES"), "all");
+}
+
 void add_pci(FakeHost& host, const std::string& bdf, const char* vendor, const char* device, const char* cls) {
   std::string dir = "/sys/devices/pci0000:00/" + bdf;
   host.add_file(dir + "/vendor", std::string(vendor) + "\n");

@@ -111,14 +111,36 @@ TEST(RuleMultipleCuda, TwoVersionsOnThePathAndWhichToKeep) {
   EXPECT_NE(f[0].fix[0].find("/usr/local/cuda-11.8/lib64 first"), std::string::npos) << f[0].fix[0];
 }
 
-TEST(RulePathPlanting, WorldWritableDirBeforeCudaAndEmptyElement) {
-  EXPECT_EQ(rules::rule_path_planting(load_scenario("linux_ld_library_path_world_writable"), test_kb()).size(), 1u);
+TEST(RulePathPlanting, WorldWritableDirBeforeCuda) {
+  auto f = rules::rule_path_planting(load_scenario("linux_ld_library_path_world_writable"), test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "library_path_world_writable");
   Snapshot s = load_scenario("linux_pip_and_cuda_good");
   EXPECT_TRUE(rules::rule_path_planting(s, test_kb()).empty());
   s = load_scenario("linux_cudnn_incomplete_copy");
-  s.env["LD_LIBRARY_PATH"] = ":/usr/local/cuda-11.8/lib64";
-  EXPECT_EQ(rules::rule_path_planting(s, test_kb()).size(), 1u);
   s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-11.8/lib64:/tmp";  // after the CUDA folder: fine
+  EXPECT_TRUE(rules::rule_path_planting(s, test_kb()).empty());
+}
+
+TEST(RulePathPlanting, EmptyDotOrRelativeElementSearchesTheCurrentDirWhereverItSits) {
+  Snapshot s = load_scenario("linux_cudnn_incomplete_copy");
+  for (std::string value : {":/usr/local/cuda-11.8/lib64", "/usr/local/cuda-11.8/lib64:", "/usr/local/cuda-11.8/lib64::/opt/x",
+                            ".:/usr/local/cuda-11.8/lib64", "/usr/local/cuda-11.8/lib64:.", "/usr/local/cuda-11.8/lib64:lib",
+                            "/opt/nothing-cuda:./plugins"}) {
+    s.env["LD_LIBRARY_PATH"] = value;
+    auto f = rules::rule_path_planting(s, test_kb());
+    ASSERT_EQ(f.size(), 1u) << value;
+    EXPECT_EQ(f[0].id, "library_path_current_dir") << value;
+    EXPECT_EQ(f[0].severity, Severity::kWarning);
+    EXPECT_NE(f[0].evidence[0].fact.find("LD_LIBRARY_PATH element #"), std::string::npos) << f[0].evidence[0].fact;
+  }
+  s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-11.8/lib64:.";
+  auto f = rules::rule_path_planting(s, test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].fix.back(), "export LD_LIBRARY_PATH=/usr/local/cuda-11.8/lib64");  // the absolute elements, in order
+  s.env["LD_LIBRARY_PATH"] = "/usr/local/cuda-11.8/lib64:/opt/x";
+  EXPECT_TRUE(rules::rule_path_planting(s, test_kb()).empty());
+  s.env["LD_LIBRARY_PATH"] = "";  // glibc ignores an empty variable as a whole
   EXPECT_TRUE(rules::rule_path_planting(s, test_kb()).empty());
 }
 

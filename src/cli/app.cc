@@ -5,11 +5,14 @@
 #include "cli/command.h"
 #include "util/strings.h"
 #include "util/error.h"
+#include "util/terminal_text.h"
 
 namespace tfgpu {
 
-int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out, std::ostream& err,
-            bool stdout_is_terminal) {
+namespace {
+
+int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& out, std::ostream& err,
+               bool stdout_is_terminal, TerminalSafeStreambuf& out_filter) {
   CLI::App app{"tfgpu: make TensorFlow use your NVIDIA GPU, and prove that it does.", "tfgpu"};
   app.set_version_flag("--version", std::string("tfgpu ") + TFGPU_VERSION);
   app.require_subcommand(0, 1);
@@ -55,6 +58,7 @@ int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out,
 
   global.stdout_is_terminal = stdout_is_terminal;
   global.format = json ? OutputFormat::kJson : markdown ? OutputFormat::kMarkdown : OutputFormat::kText;
+  if (global.format == OutputFormat::kJson) out_filter.set_style(EscapeStyle::kJson);
   bool no_color_env = host.env("NO_COLOR").has_value();
   global.color = color == "always" || (color == "auto" && stdout_is_terminal && !no_color_env &&
                                        global.format == OutputFormat::kText);
@@ -81,6 +85,27 @@ int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out,
   }
   out << app.help();
   return kExitOk;
+}
+
+}  // namespace
+
+int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out, std::ostream& err,
+            bool stdout_is_terminal) {
+  // Every byte any command prints passes here (util/terminal_text.h): control characters
+  // from a snapshot, a log or a file name reach the terminal as visible escapes.
+  TerminalSafeStreambuf out_filter(out.rdbuf());
+  TerminalSafeStreambuf err_filter(err.rdbuf());
+  std::ostream safe_out(&out_filter);
+  std::ostream safe_err(&err_filter);
+  int code = run_parsed(args, host, safe_out, safe_err, stdout_is_terminal, out_filter);
+  safe_out.flush();
+  bool out_ok = out_filter.finish();
+  if (!out_ok) {
+    safe_err << "tfgpu: cannot write the output (standard output): the output is incomplete\n";
+    code = kExitInternal;
+  }
+  err_filter.finish();
+  return code;
 }
 
 }  // namespace tfgpu

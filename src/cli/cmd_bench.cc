@@ -21,6 +21,7 @@
 #include "report/bench_render.h"
 #include "util/error.h"
 #include "util/strings.h"
+#include "util/terminal_text.h"
 
 namespace tfgpu {
 
@@ -140,10 +141,10 @@ CommandRunner define_bench(CLI::App& sub) {
         auto text = io.host.read_file(progress_file, 4096);
         if (text && !text->empty() && *text != shown) {
           shown = *text;
-          io.out << "\r\x1b[K  measuring " << trim(shown) << std::flush;
+          io.out << erase_line() << "  measuring " << trim(shown) << std::flush;
         }
       }
-      io.out << "\r\x1b[K" << std::flush;
+      io.out << erase_line() << std::flush;
       std::remove(progress_file.c_str());  // the child's file; Host has no delete, and it is ours
     }
     auto j = task.get();

@@ -114,10 +114,13 @@ int run_doctor(CommandIo& io, const DoctorOptions& opt) {
       io.out << j.dump(2) << "\n";
       break;
     }
-    case OutputFormat::kMarkdown:
-      io.out << render_doctor_markdown(report);
-      if (log) io.out << "\n" << report::render_explain_markdown(*log);
+    case OutputFormat::kMarkdown: {
+      report::Redactor redactor = local_redactor(io.host);
+      redactor.learn_from(*snap);
+      io.out << render_doctor_markdown(report, redactor);
+      if (log) io.out << "\n" << report::render_explain_markdown(*log, redactor);
       break;
+    }
     case OutputFormat::kText:
       io.out << render_doctor_text(report, io.global.color ? Color::kOn : Color::kOff, io.global.ascii);
       if (log) {

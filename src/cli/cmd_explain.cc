@@ -77,7 +77,7 @@ CommandRunner define_explain(CLI::App& sub) {
     }
     switch (io.global.format) {
       case OutputFormat::kJson: io.out << report::render_explain_json(result); break;
-      case OutputFormat::kMarkdown: io.out << report::render_explain_markdown(result); break;
+      case OutputFormat::kMarkdown: io.out << report::render_explain_markdown(result, local_redactor(io.host)); break;
       case OutputFormat::kText:
         io.out << report::render_explain_text(result, {.color = io.global.color, .max_findings = *max_findings});
         break;

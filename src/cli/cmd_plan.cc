@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "host/file_write.h"
 #include "kb/kb.h"
 #include "plan/emit.h"
 #include "plan/lock.h"
@@ -67,24 +68,25 @@ Result<std::vector<std::string>> write_files(const std::string& dir, const std::
   for (const auto& f : files) {
     fs::path path = fs::path(dir) / f.name;
     if (!fs::exists(fs::symlink_status(path, ec))) continue;
+    // A link at one of our names is refused even with --force: writing through it would
+    // overwrite (and make executable) whatever it points to.
+    if (is_symlink_path(path.string()))
+      return fail(Error::usage(fmt::format("--out {}: {} is a symbolic link; not writing through it (remove it, or use another --out)",
+                                           dir, path.string())));
     if (fs::is_directory(path, ec))
       return fail(Error::usage(fmt::format("--out {}: {} is a directory", dir, path.string())));
-    if (!force && (fs::is_symlink(fs::symlink_status(path, ec)) || !written_by_tfgpu(path)))
+    if (!force && !written_by_tfgpu(path))
       return fail(Error::usage(fmt::format("--out {}: {} exists and was not written by tfgpu; not overwriting it (use --force, or another --out)",
                                            dir, path.string())));
   }
   std::vector<std::string> written;
   for (const auto& f : files) {
     fs::path path = fs::path(dir) / f.name;
-    if (force && fs::is_symlink(fs::symlink_status(path, ec))) fs::remove(path, ec);  // replace the link, not its target
-    std::ofstream os(path, std::ios::binary | std::ios::trunc);
-    if (!os) return fail(Error::usage(fmt::format("--out {}: cannot write {}", dir, path.string())));
-    os << f.text;
-    os.close();
-    if (!os) return fail(Error::usage(fmt::format("--out {}: cannot write {}", dir, path.string())));
-    if (f.mode == plan::FileMode::kExecutable)
-      fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                      fs::perm_options::add, ec);
+    // A new file renamed over the name (host/file_write.h): a link planted after the
+    // check above is replaced, never followed.
+    auto w = write_file_replacing(path.string(), f.text,
+                                  f.mode == plan::FileMode::kExecutable ? WrittenFileMode::kExecutable : WrittenFileMode::kRegular);
+    if (!w) return fail(Error::usage(fmt::format("--out {}: {}", dir, w.error().message)));
     written.push_back(path.string());
   }
   return written;
@@ -144,7 +146,7 @@ int run_plan(CommandIo& io, const PlanOptions& opt) {
   }
   switch (io.global.format) {
     case OutputFormat::kJson: io.out << report::plan_to_json(rep).dump(2) << "\n"; break;
-    case OutputFormat::kMarkdown: io.out << report::render_plan_markdown(rep); break;
+    case OutputFormat::kMarkdown: io.out << report::render_plan_markdown(rep, local_redactor(io.host)); break;
     case OutputFormat::kText: io.out << report::render_plan_text(rep); break;
   }
   return result->status == plan::PlanStatus::kOk ? kExitOk : kExitProblems;

@@ -26,6 +26,7 @@ struct ProbeArgs {
   bool load_runtime = false;
   bool deep = false;
   bool all_libraries = false;
+  bool redact = false;
   double timeout_s = 10.0;
   std::string nvml_path;
   std::string cuda_path;
@@ -47,11 +48,18 @@ CommandRunner define_probe(CLI::App& sub) {
   // pass it) and changes nothing.
   sub.add_flag("--deep", a->deep, "Accepted for compatibility; headers of every file are always read");
   sub.add_flag("--libraries", a->all_libraries, "List every library file found (text output)");
+  sub.add_flag("--redact", a->redact,
+               "With --json: replace user and host names, home folders and GPU UUIDs by placeholders "
+               "(a snapshot to publish; doctor reads it as usual)");
   sub.add_option("--timeout", a->timeout_s, "Seconds a vendor library may take before it is given up")
       ->check(CLI::Range(0.1, 600.0));
   sub.add_option("--nvml-path", a->nvml_path, "Open this NVML file instead of libnvidia-ml.so.1")->group("");
   sub.add_option("--cuda-path", a->cuda_path, "Open this CUDA driver file instead of libcuda.so.1")->group("");
   return [a](CommandIo& io) {
+    if (a->redact && io.global.format != OutputFormat::kJson) {
+      io.err << "tfgpu probe: --redact goes with --json (tfgpu probe --json --redact)\n";
+      return static_cast<int>(kExitUsage);
+    }
     probe::ProbeOptions o;
     o.extra_pythons = a->pythons;
     o.runtime_calls = a->load_runtime ? probe::RuntimeCalls::kYes : probe::RuntimeCalls::kNo;
@@ -63,6 +71,10 @@ CommandRunner define_probe(CLI::App& sub) {
     for (const auto& p : a->pythons) {
       if (!io.host.exists(p)) {
         io.err << fmt::format("tfgpu probe: --python {}: no such file\n", p);
+        return static_cast<int>(kExitUsage);
+      }
+      if (!io.host.is_file(p)) {
+        io.err << fmt::format("tfgpu probe: --python {}: not a regular file (a Python interpreter is)\n", p);
         return static_cast<int>(kExitUsage);
       }
     }
@@ -81,7 +93,13 @@ CommandRunner define_probe(CLI::App& sub) {
     Snapshot s = probe::probe_machine(io.host, o);
     if (!kb_error.empty()) s.notes.push_back("GPUs not named: knowledge base not loaded: " + kb_error);
     if (io.global.format == OutputFormat::kJson) {
-      io.out << snapshot_to_json(s).dump(2) << "\n";
+      nlohmann::json j = snapshot_to_json(s);
+      if (a->redact) {
+        report::Redactor redactor = local_redactor(io.host);
+        redactor.learn_from(s);
+        report::redact_json(j, redactor);
+      }
+      io.out << j.dump(2) << "\n";
     } else {
       io.out << render_probe_text(s, a->all_libraries ? ProbeTextDetail::kAllLibraries : ProbeTextDetail::kSummary);
     }

@@ -4,9 +4,12 @@
 // compared with the prediction.
 #include <memory>
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "snapshot/snapshot_json.h"
 #include "cli/verify_prediction.h"
 #include "gpu/child.h"
 #include "gpu/tf_check.h"
@@ -35,6 +38,8 @@ Result<std::optional<gpu::TfPrediction>> load_prediction(const Host& host, const
   if (file.empty()) return std::optional<gpu::TfPrediction>{};
   auto text = host.read_file(file, 1u << 20);
   if (!text) return fail(Error::input(text.error().message));
+  if (json_nesting_depth(*text) > kMaxJsonDepth)
+    return fail(Error::input(fmt::format("{}: JSON nested deeper than {} levels", file, kMaxJsonDepth)));
   auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return fail(Error::input(file + ": not JSON"));
   auto p = gpu::prediction_from_json(j, python);
@@ -60,6 +65,12 @@ CommandRunner define_verify(CLI::App& sub) {
   sub.add_option("--driver", opt->drivers, "Driver library to load instead of libcuda.so.1 / nvcuda.dll (repeatable)")
       ->option_text("LIB");
   return [opt](CommandIo& io) {
+    // A FIFO or a directory given as the interpreter is refused, not started (a name
+    // looked up on PATH, "python3", does not exist as a path and is left to the child).
+    if (!opt->python.empty() && io.host.exists(opt->python) && !io.host.is_file(opt->python)) {
+      io.err << "tfgpu verify: --python " << opt->python << ": not a regular file (a Python interpreter is)\n";
+      return static_cast<int>(kExitUsage);
+    }
     auto prediction = load_prediction(io.host, opt->prediction_file, opt->python);
     if (!prediction) {
       io.err << "tfgpu verify: " << prediction.error().message << "\n";
@@ -108,7 +119,7 @@ CommandRunner define_verify(CLI::App& sub) {
         io.out << report::verify_json(v).dump(2) << "\n";
         break;
       case OutputFormat::kMarkdown:
-        io.out << report::render_verify_markdown(v);
+        io.out << report::render_verify_markdown(v, local_redactor(io.host));
         break;
       case OutputFormat::kText:
         io.out << report::render_verify_text(v, io.global.color ? report::Colour::kOn : report::Colour::kOff);

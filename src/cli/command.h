@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 
 #include "host/host.h"
+#include "report/markdown.h"
 
 namespace tfgpu {
 
@@ -43,6 +44,10 @@ struct CommandSpec {
 };
 
 std::span<const CommandSpec> command_table();
+
+// This machine's user names (USER, LOGNAME, USERNAME, the last component of HOME /
+// USERPROFILE) and host name, for redacting Markdown and `probe --json --redact`.
+report::Redactor local_redactor(const Host& host);
 
 // The whole command line: parses args (without argv[0]), runs the chosen command.
 // `stdout_is_terminal` decides colour in --color=auto mode.

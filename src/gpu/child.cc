@@ -12,6 +12,7 @@ Result<nlohmann::json> run_child_json(const Host& host, const ChildRun& run) {
   spec.argv.insert(spec.argv.end(), run.args.begin(), run.args.end());
   spec.timeout = run.timeout;
   spec.env_overrides = run.env;
+  keep_child_loader_off_current_dir(host, spec);  // never ./libnvidia-ml.so.1 from an empty LD_LIBRARY_PATH element
   auto r = host.run(spec);
   if (!r) return fail(Error::io(fmt::format("could not start the child process: {}", r.error().message)));
   std::string err(trim(r->err));

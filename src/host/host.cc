@@ -81,4 +81,33 @@ bool Host::is_file(const std::string& path) const {
   return info && info->type == FileType::kRegular;
 }
 
+std::string absolute_library_path_elements(std::string_view list) {
+  std::string out;
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(':', start);
+    if (end == std::string_view::npos) end = list.size();
+    std::string_view element = list.substr(start, end - start);
+    if (!element.empty() && element.front() == '/') {
+      if (!out.empty()) out += ':';
+      out += element;
+    }
+    start = end + 1;
+  }
+  return out;
+}
+
+void keep_child_loader_off_current_dir(const Host& host, ProcessSpec& spec) {
+  if (host.platform() == Platform::kWindows) return;
+  std::optional<std::string> value;
+  if (auto it = spec.env_overrides.find("LD_LIBRARY_PATH"); it != spec.env_overrides.end())
+    value = it->second;
+  else
+    value = host.env("LD_LIBRARY_PATH");
+  if (!value) return;
+  std::string kept = absolute_library_path_elements(*value);
+  // An empty override value unsets the variable (ProcessSpec::env_overrides).
+  if (kept != *value || kept.empty()) spec.env_overrides["LD_LIBRARY_PATH"] = kept;
+}
+
 }  // namespace tfgpu

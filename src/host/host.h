@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "host/machine_facts.h"
@@ -118,6 +119,16 @@ class Host {
   bool is_dir(const std::string& path) const;
   bool is_file(const std::string& path) const;
 };
+
+// Makes a child of tfgpu that opens vendor libraries by bare name (libnvidia-ml.so.1,
+// libcuda.so.1) unable to load one from the current directory: on Linux an empty, "." or
+// relative LD_LIBRARY_PATH element is searched relative to the current directory (ld.so(8)),
+// so the child gets LD_LIBRARY_PATH with only its absolute elements (unset when none is
+// left). Windows children load bare names from System32 only (DynamicLibrary), unchanged.
+void keep_child_loader_off_current_dir(const Host& host, ProcessSpec& spec);
+
+// `list` (LD_LIBRARY_PATH) with only its absolute elements, in order.
+std::string absolute_library_path_elements(std::string_view list);
 
 // The Host of the machine tfgpu runs on (host_posix.cc or host_win32.cc).
 std::unique_ptr<Host> make_system_host();

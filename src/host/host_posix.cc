@@ -23,6 +23,29 @@ extern char** environ;
 namespace tfgpu {
 namespace {
 
+// open(2) of a FIFO without a writer blocks until one comes: opened non-blocking, then
+// refused by not_a_file, and blocking again for the rest.
+int open_not_blocking(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd >= 0) {
+    int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  }
+  return fd;
+}
+
+// Why `fd` is not something to read as a file (a FIFO or socket never ends or never
+// starts; a directory has no bytes); nullptr for regular files and character devices.
+const char* not_a_file(int fd) {
+  struct ::stat st {};
+  if (::fstat(fd, &st) != 0) return "cannot stat it";
+  if (S_ISDIR(st.st_mode)) return "it is a directory, not a file";
+  if (S_ISFIFO(st.st_mode)) return "it is a FIFO (named pipe), not a regular file";
+  if (S_ISSOCK(st.st_mode)) return "it is a socket, not a regular file";
+  return nullptr;
+}
+
+
 FileInfo to_info(const struct stat& st) {
   FileInfo info;
   if (S_ISREG(st.st_mode)) {
@@ -157,8 +180,12 @@ class PosixHost final : public Host {
   }
 
   Result<std::string> read_file(const std::string& path, uint64_t max_bytes) const override {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = open_not_blocking(path);
     if (fd < 0) return fail(Error::io(fmt::format("cannot open {}: {}", path, std::strerror(errno))));
+    if (auto why = not_a_file(fd)) {
+      ::close(fd);
+      return fail(Error::io(fmt::format("cannot read {}: {}", path, why)));
+    }
     std::string data;
     char buf[65536];
     while (true) {
@@ -187,7 +214,7 @@ class PosixHost final : public Host {
   }
 
   Result<std::unique_ptr<RangeReader>> open_ranges(const std::string& path) const override {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    int fd = open_not_blocking(path);
     if (fd < 0) return fail(Error::io(fmt::format("cannot open {}: {}", path, std::strerror(errno))));
     struct ::stat st {};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {

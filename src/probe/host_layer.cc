@@ -5,6 +5,7 @@
 
 #include "host/machine_facts.h"
 #include "probe/probe.h"
+#include "util/secrets.h"
 #include "util/strings.h"
 
 namespace tfgpu::probe {
@@ -132,20 +133,35 @@ void probe_host(const Host& host, Snapshot& s) {
 }
 
 bool is_relevant_env_var(const std::string& name) {
+  // An allowlist: the snapshot is meant to be shared, so only variables that change what
+  // TensorFlow, XLA, the CUDA libraries or the loader do are kept (not every TF_*: that
+  // prefix is also Terraform's, TF_VAR_db_password). docs/snapshot.md lists them.
   static const std::set<std::string> exact = {
-      "PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDNN_PATH",
-      "CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING", "CONDA_PREFIX",
-      "CONDA_DEFAULT_ENV", "CONDA_EXE", "VIRTUAL_ENV", "PYENV_ROOT", "PYENV_VERSION", "PYTHONPATH",
-      "PYTHONHOME", "XLA_FLAGS", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "WSL_DISTRO_NAME",
-      "KERAS_BACKEND"};
+      "PATH", "LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDNN_PATH", "CUDNN_ROOT",
+      "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "CONDA_EXE", "VIRTUAL_ENV", "PYENV_ROOT", "PYENV_VERSION", "PYTHONPATH",
+      "PYTHONHOME", "XLA_FLAGS", "WSL_DISTRO_NAME", "KERAS_BACKEND", "TF_FORCE_GPU_ALLOW_GROWTH",
+      "TF_GPU_ALLOCATOR", "TF_ENABLE_ONEDNN_OPTS", "TF_XLA_FLAGS", "TF_GPU_THREAD_MODE", "TF_GPU_THREAD_COUNT",
+      "TF_MIN_GPU_MULTIPROCESSOR_COUNT", "TF_CUDA_COMPUTE_CAPABILITIES", "TF_DETERMINISTIC_OPS",
+      "TF_FORCE_UNIFIED_MEMORY", "TF_GPU_HOST_MEM_LIMIT_IN_MB", "TF_USE_LEGACY_KERAS", "TF_ENABLE_XLA",
+      "TF_NUM_INTEROP_THREADS", "TF_NUM_INTRAOP_THREADS", "TF_ENABLE_AUTO_MIXED_PRECISION"};
   if (exact.count(name)) return true;
-  // CUDA_PATH_V11_8 (Windows installer, one per version), TF_CPP_MIN_LOG_LEVEL, TF_FORCE_GPU_ALLOW_GROWTH, ...
-  return starts_with(name, "CUDA_PATH_") || starts_with(name, "TF_");
+  // CUDA_VISIBLE_DEVICES, CUDA_MODULE_LOADING, CUDA_CACHE_*, CUDA_PATH_V11_8 (Windows
+  // installer, one per version); NVIDIA_VISIBLE_DEVICES and the container toolkit's
+  // NVIDIA_*; TF_CPP_MIN_LOG_LEVEL / TF_CPP_MAX_VLOG_LEVEL / TF_CPP_VMODULE; TF_CUDNN_*.
+  return starts_with(name, "CUDA_") || starts_with(name, "NVIDIA_") || starts_with(name, "TF_CPP_") ||
+         starts_with(name, "TF_CUDNN_");
+}
+
+std::string recorded_env_value(const std::string& name, const std::string& value) {
+  // Never a credential, even under an allowed name (CUDA_API_KEY, a token pasted into
+  // XLA_FLAGS): the name says so, or a token of the value looks like one.
+  if (looks_like_secret_name(name)) return std::string(kRedacted);
+  return redact_secret_tokens(value);
 }
 
 void probe_env(const Host& host, Snapshot& s) {
   for (const auto& [k, v] : host.environment()) {
-    if (is_relevant_env_var(k)) s.env[k] = v;
+    if (is_relevant_env_var(k)) s.env[k] = recorded_env_value(k, v);
   }
 }
 

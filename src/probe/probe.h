@@ -57,7 +57,8 @@ void probe_loader(const Host& host, Snapshot& s);
 void probe_runtime(const Host& host, const ProbeOptions& options, Snapshot& s);
 void probe_pythons(const Host& host, const ProbeOptions& options, Snapshot& s);
 
-// The environment variables that matter (PATH, LD_LIBRARY_PATH, CUDA_*, TF_*, ...).
+// The environment variables that matter (an allowlist: PATH, LD_LIBRARY_PATH, CUDA_*, TF_CPP_*, ...).
+// Their values are recorded with credentials replaced by "<redacted>" (util/secrets.h).
 bool is_relevant_env_var(const std::string& name);
 
 }  // namespace tfgpu::probe

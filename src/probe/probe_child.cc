@@ -41,6 +41,7 @@ ChildAnswer run_vendor_child(const Host& host, const ProbeOptions& options, Vend
   }
   spec.timeout = options.child_timeout;
   spec.env_overrides = options.child_env;
+  keep_child_loader_off_current_dir(host, spec);  // never ./libnvidia-ml.so.1 from an empty LD_LIBRARY_PATH element
   spec.max_output = 1u << 20;
   auto r = host.run(spec);
   if (!r) {

@@ -1,4 +1,5 @@
 #include "report/bench_render.h"
+#include "util/terminal_text.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -75,7 +76,7 @@ std::string speedup_line(const gpu::BenchReport& r, gpu::Precision fast) {
 
 std::string render_bench_text(const gpu::BenchReport& r, const PeakFigures& peaks, Colour c) {
   auto paint = [&](const char* code, const std::string& t) {
-    return c == Colour::kOn ? fmt::format("\x1b[{}m{}\x1b[0m", code, t) : t;
+    return c == Colour::kOn ? sgr(code) + t + sgr("0") : t;
   };
   std::string out = fmt::format("tfgpu bench ({} mode: {} warm-up + {} timed runs per figure, median reported)\n",
                                 r.mode, r.warmup, r.reps);

@@ -14,6 +14,7 @@
 #include "rules/finding.h"
 #include "rules/verdict.h"
 #include "snapshot/snapshot.h"
+#include "report/markdown.h"
 
 namespace tfgpu {
 
@@ -42,10 +43,11 @@ enum class Color { kOff, kOn };
 // `ascii`: the terminal's locale is not UTF-8: status marks as [ok] [x] [!] [i].
 std::string render_doctor_text(const DoctorReport& r, Color color, bool ascii = false);
 nlohmann::json doctor_to_json(const DoctorReport& r);
-std::string render_doctor_markdown(const DoctorReport& r);
+// Redacted (report/markdown.h): `redactor` adds this machine's user and host names.
+std::string render_doctor_markdown(const DoctorReport& r, const report::Redactor& redactor = {});
 
 // Replaces user names in home paths (/home/<user>, /Users/<user>, C:\Users\<user>) and
-// GPU/MIG UUIDs with placeholders.
+// GPU/MIG UUIDs with placeholders (report::Redactor without names).
 std::string redact(std::string_view text);
 
 }  // namespace tfgpu

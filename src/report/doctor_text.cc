@@ -4,6 +4,7 @@
 
 #include "report/doctor_report.h"
 #include "report/trail_render.h"
+#include "util/terminal_text.h"
 
 namespace tfgpu {
 
@@ -15,7 +16,7 @@ struct Paint {
   std::string operator()(std::string_view code, std::string_view text) const {
     if (ascii) text = text == "✓" ? "[ok]" : text == "✗" ? "[x]" : text == "!" ? "[!]" : text == "i" ? "[i]" : text;
     if (color == Color::kOff) return std::string(text);
-    return fmt::format("\x1b[{}m{}\x1b[0m", code, text);
+    return sgr(code) + std::string(text) + sgr("0");
   }
 };
 

@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "report/markdown.h"
 #include "snapshot/snapshot_json.h"
+#include "util/terminal_text.h"
 
 namespace tfgpu::report {
 
@@ -45,7 +47,7 @@ std::string sanitize_log_text(std::string_view raw, size_t max_bytes) {
 
 namespace {
 
-const char* color(bool on, const char* code) { return on ? code : ""; }
+std::string color(bool on, const char* code) { return on ? sgr(code) : std::string(); }
 
 std::string fact_line(const char* label, const explain::Fact& f) {
   if (f.empty()) return {};
@@ -79,12 +81,12 @@ std::string facts_text(const explain::LogFacts& f) {
 }  // namespace
 
 std::string render_explain_text(const ExplainResult& r, const ExplainTextOptions& o) {
-  const char* bold = color(o.color, "\x1b[1m");
-  const char* red = color(o.color, "\x1b[31m");
-  const char* yellow = color(o.color, "\x1b[33m");
-  const char* green = color(o.color, "\x1b[32m");
-  const char* dim = color(o.color, "\x1b[2m");
-  const char* reset = color(o.color, "\x1b[0m");
+  const std::string bold = color(o.color, "1");
+  const std::string red = color(o.color, "31");
+  const std::string yellow = color(o.color, "33");
+  const std::string green = color(o.color, "32");
+  const std::string dim = color(o.color, "2");
+  const std::string reset = color(o.color, "0");
   std::string s;
   s += fmt::format("{}tfgpu explain{}: {} lines, {} bytes{}\n", bold, reset, r.stats.lines, r.stats.bytes,
                    r.stats.has_nul ? " (binary data: NUL bytes)" : r.stats.invalid_utf8 ? " (not valid UTF-8)" : "");
@@ -103,7 +105,7 @@ std::string render_explain_text(const ExplainResult& r, const ExplainTextOptions
         break;
       }
       ++n;
-      const char* c = f.severity == Severity::kBlocker ? red : f.severity == Severity::kWarning ? yellow : green;
+      const std::string& c = f.severity == Severity::kBlocker ? red : f.severity == Severity::kWarning ? yellow : green;
       s += fmt::format("\n{}. {}{}{} [{}, {}] {}(likelihood {:.2f}){}\n   {}\n", n, c, bold, f.id, to_string(f.severity),
                        to_string(f.layer), reset, f.score, reset, f.title);
       if (!f.evidence.empty()) {
@@ -203,26 +205,30 @@ std::string render_explain_json(const ExplainResult& r) {
   return explain_to_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-std::string render_explain_markdown(const ExplainResult& r) {
+std::string render_explain_markdown(const ExplainResult& r, const Redactor& redactor) {
+  // The log is from this machine and about to be published: redacted like doctor's
+  // Markdown, every log line and fix a code span.
+  auto code = [&](std::string_view t) { return md_code(redactor.apply(t)); };
+  auto text = [&](std::string_view t) { return md_text(redactor.apply(t)); };
   std::string s = "## tfgpu explain\n\n";
   if (r.findings.empty()) {
     s += "No known problem recognised in the log.\n";
   } else {
     s += "| # | finding | severity | likelihood |\n|---|---|---|---|\n";
     for (size_t i = 0; i < r.findings.size(); ++i)
-      s += fmt::format("| {} | `{}` | {} | {:.2f} |\n", i + 1, r.findings[i].id, to_string(r.findings[i].severity),
+      s += fmt::format("| {} | {} | {} | {:.2f} |\n", i + 1, md_code(r.findings[i].id), to_string(r.findings[i].severity),
                        r.findings[i].score);
     const auto& top = r.findings.front();
-    s += fmt::format("\n### Most likely: `{}`\n\n{}\n\nEvidence:\n\n", top.id, top.title);
+    s += fmt::format("\n### Most likely: {}\n\n{}\n\nEvidence:\n\n", md_code(top.id), text(top.title));
     for (const auto& e : top.evidence)
-      s += e.line > 0 ? fmt::format("- line {}: `{}`\n", e.line, sanitize_log_text(e.fact))
-                      : fmt::format("- {} ({})\n", sanitize_log_text(e.fact), e.source);
+      s += e.line > 0 ? fmt::format("- line {}: {}\n", e.line, code(sanitize_log_text(e.fact)))
+                      : fmt::format("- {} ({})\n", code(sanitize_log_text(e.fact)), text(e.source));
     s += "\nFix:\n\n";
-    for (size_t i = 0; i < top.fix.size(); ++i) s += fmt::format("{}. {}\n", i + 1, top.fix[i]);
+    for (size_t i = 0; i < top.fix.size(); ++i) s += fmt::format("{}. {}\n", i + 1, code(top.fix[i]));
   }
   if (!r.noise.empty()) {
     s += "\n### Harmless lines\n\n";
-    for (const auto& n : r.noise) s += fmt::format("- line {}: {}\n", n.line, n.why);
+    for (const auto& n : r.noise) s += fmt::format("- line {}: {}\n", n.line, text(n.why));
   }
   return s;
 }

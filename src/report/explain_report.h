@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "explain/explain.h"
+#include "report/markdown.h"
 
 namespace tfgpu::report {
 
@@ -26,6 +27,7 @@ struct ExplainTextOptions {
 std::string render_explain_text(const explain::ExplainResult& r, const ExplainTextOptions& options = {});
 nlohmann::json explain_to_json(const explain::ExplainResult& r);
 std::string render_explain_json(const explain::ExplainResult& r);
-std::string render_explain_markdown(const explain::ExplainResult& r);
+// Redacted (report/markdown.h); log lines and fixes are code spans.
+std::string render_explain_markdown(const explain::ExplainResult& r, const Redactor& redactor = {});
 
 }  // namespace tfgpu::report

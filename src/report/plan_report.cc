@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "util/strings.h"
+#include "report/markdown.h"
 
 namespace tfgpu::report {
 namespace {
@@ -122,36 +123,41 @@ nlohmann::ordered_json plan_to_json(const PlanReport& r) {
   return j;
 }
 
-std::string render_plan_markdown(const PlanReport& r) {
+std::string render_plan_markdown(const PlanReport& r, const Redactor& redactor) {
+  auto code = [&](std::string_view t) { return md_code(redactor.apply(t)); };
+  auto text = [&](std::string_view t) { return md_text(redactor.apply(t)); };
   const auto& p = r.plan;
   std::string s = "### tfgpu plan\n\n";
-  s += fmt::format("**Machine:** {}\n\n", machine_line(p.machine, p.target));
-  for (const auto& e : p.explanation) s += "> " + e + "\n";
+  s += fmt::format("**Machine:** {}\n\n", text(machine_line(p.machine, p.target)));
+  for (const auto& e : p.explanation) s += "> " + text(e) + "\n";
   if (!p.explanation.empty()) s += "\n";
   if (p.chosen) {
     const auto& o = *p.chosen;
-    s += fmt::format("**{}:** {} (`{}=={}`, method `{}`, driver >= {})\n\n", status_line(p), o.label(), o.package,
-                     o.tf->version.str(), plan::to_string(o.method), plan::driver_text(o.min_driver));
-    for (const auto& w : o.warnings) s += "- warning: " + w + "\n";
+    s += fmt::format("**{}:** {} ({}, method {}, driver >= {})\n\n", text(status_line(p)), text(o.label()),
+                     md_code(o.package + "==" + o.tf->version.str()), md_code(plan::to_string(o.method)),
+                     text(plan::driver_text(o.min_driver)));
+    for (const auto& w : o.warnings) s += "- warning: " + text(w) + "\n";
     if (!o.warnings.empty()) s += "\n";
     s += "**Steps:**\n\n";
-    for (size_t i = 0; i < p.steps.size(); ++i) s += fmt::format("{}. {}\n", i + 1, p.steps[i]);
+    for (size_t i = 0; i < p.steps.size(); ++i) s += fmt::format("{}. {}\n", i + 1, code(p.steps[i]));
     s += "\n";
   } else {
     s += "**No plan.**\n\n";
   }
   if (!p.runners_up.empty()) {
     s += "| runner-up | method | driver >= |\n|---|---|---|\n";
-    for (const auto& o : p.runners_up) s += fmt::format("| {} | {} | {} |\n", o.label(), plan::to_string(o.method), plan::driver_text(o.min_driver));
+    for (const auto& o : p.runners_up)
+      s += fmt::format("| {} | {} | {} |\n", text(o.label()), text(plan::to_string(o.method)), text(plan::driver_text(o.min_driver)));
     s += "\n";
   }
   if (!p.rejected.empty()) {
     s += "| rejected | constraint | why |\n|---|---|---|\n";
-    for (const auto& x : p.rejected) {
-      std::string why = x.reason;
-      for (size_t pos = 0; (pos = why.find('|', pos)) != std::string::npos; pos += 2) why.replace(pos, 1, "\\|");
-      s += fmt::format("| TF {} | `{}` | {} |\n", x.tf.truncated(2).str(), x.constraint, why);
-    }
+    for (const auto& x : p.rejected)
+      s += fmt::format("| TF {} | {} | {} |\n", x.tf.truncated(2).str(), md_code(x.constraint), text(x.reason));
+  }
+  if (!r.written.empty()) {
+    s += "\n**Files written:**\n\n";
+    for (const auto& w : r.written) s += "- " + code(w) + "\n";
   }
   return s;
 }

@@ -10,6 +10,7 @@
 
 #include "plan/lock.h"
 #include "plan/plan.h"
+#include "report/markdown.h"
 
 namespace tfgpu::report {
 
@@ -22,6 +23,7 @@ struct PlanReport {
 
 std::string render_plan_text(const PlanReport& r);
 nlohmann::ordered_json plan_to_json(const PlanReport& r);
-std::string render_plan_markdown(const PlanReport& r);
+// Redacted (report/markdown.h); steps and file paths are code spans.
+std::string render_plan_markdown(const PlanReport& r, const Redactor& redactor = {});
 
 }  // namespace tfgpu::report

@@ -1,4 +1,6 @@
 #include "report/verify_render.h"
+#include "util/terminal_text.h"
+#include "report/markdown.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -17,7 +19,7 @@ bool VerifyOutcome::passed() const {
 namespace {
 
 std::string paint(Colour c, const char* code, const std::string& text) {
-  return c == Colour::kOn ? fmt::format("\x1b[{}m{}\x1b[0m", code, text) : text;
+  return c == Colour::kOn ? sgr(code) + text + sgr("0") : text;
 }
 
 std::string tag(const gpu::StepResult& s, Colour c) {
@@ -133,27 +135,24 @@ std::string render_verify_text(const VerifyOutcome& v, Colour c) {
   return out;
 }
 
-std::string render_verify_markdown(const VerifyOutcome& v) {
-  std::string out = "### tfgpu verify\n\n**" + headline(v) + "**\n\n| step | result | detail |\n|---|---|---|\n";
+std::string render_verify_markdown(const VerifyOutcome& v, const Redactor& redactor) {
+  auto text = [&](std::string_view t) { return md_text(redactor.apply(t)); };
+  std::string out = "### tfgpu verify\n\n**" + text(headline(v)) + "**\n\n| step | result | detail |\n|---|---|---|\n";
   auto row = [&](const std::string& where, const gpu::StepResult& s) {
-    std::string detail = s.detail;
-    if (!s.error_name.empty()) detail += " (" + s.error_name + ")";
-    if (!s.fix.empty()) detail += "<br>fix: " + s.fix;
-    for (auto& ch : detail) {
-      if (ch == '|' || ch == '\n') ch = ' ';
-    }
-    out += fmt::format("| {}{} | {} | {} |\n", where, s.title, gpu::to_string(s.status), detail);
+    std::string detail = text(s.detail);
+    if (!s.error_name.empty()) detail += " (" + md_code(s.error_name) + ")";
+    if (!s.fix.empty()) detail += "<br>fix: " + md_code(redactor.apply(s.fix));
+    out += fmt::format("| {}{} | {} | {} |\n", where, text(s.title), gpu::to_string(s.status), detail);
   };
   for (const auto& s : v.driver.steps) row("", s);
   for (const auto& d : v.driver.devices) {
     for (const auto& s : d.steps) row(fmt::format("GPU {}: ", d.ordinal), s);
   }
-  if (!v.driver.child_failure.empty()) out += "\nThe driver check did not finish: " + v.driver.child_failure + "\n";
+  if (!v.driver.child_failure.empty()) out += "\nThe driver check did not finish: " + text(v.driver.child_failure) + "\n";
   if (v.tf) {
-    out += "\n```\n";
     std::string tf;
     tf_lines(tf, v, Colour::kOff);
-    out += tf + "```\n";
+    out += "\n" + md_block(redactor.apply(tf));
   }
   return out;
 }

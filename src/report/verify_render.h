@@ -9,6 +9,7 @@
 
 #include "gpu/tf_check.h"
 #include "gpu/verify.h"
+#include "report/markdown.h"
 
 namespace tfgpu::report {
 
@@ -25,7 +26,8 @@ struct VerifyOutcome {
 };
 
 std::string render_verify_text(const VerifyOutcome& v, Colour colour = Colour::kOff);
-std::string render_verify_markdown(const VerifyOutcome& v);
+// Redacted (report/markdown.h).
+std::string render_verify_markdown(const VerifyOutcome& v, const Redactor& redactor = {});
 nlohmann::json verify_json(const VerifyOutcome& v);  // docs/verify-json.md
 
 }  // namespace tfgpu::report

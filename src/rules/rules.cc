@@ -35,7 +35,7 @@ std::span<const RuleSpec> rule_table() {
       {"multiple_cuda", "one CUDA version on the search path", {"multiple_cuda_on_path"}, rule_multiple_cuda},
       {"stray_library", "TF's CUDA libraries come from an install, not a stray copy ahead of it", {"cuda_library_shadowed"}, rule_stray_library},
       {"other_cuda_major", "TF's CUDA libraries come from the CUDA major it was built for", {"cuda_library_other_major"}, rule_other_cuda_major},
-      {"path_planting", "no world-writable folder ahead of the CUDA folders", {"library_path_world_writable"}, rule_path_planting},
+      {"path_planting", "no world-writable folder ahead of the CUDA folders, no current directory on LD_LIBRARY_PATH", {"library_path_world_writable", "library_path_current_dir"}, rule_path_planting},
       {"xla", "XLA finds ptxas and libdevice", {"xla_ptxas_or_libdevice_missing"}, rule_xla},
       {"memory", "GPU memory: preallocation and other holders", {"gpu_memory_preallocation"}, rule_memory},
       {"mixed_precision", "Tensor Cores: recommend mixed precision", {"mixed_precision_available"}, rule_mixed_precision},

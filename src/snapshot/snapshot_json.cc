@@ -1,5 +1,7 @@
 #include "snapshot/snapshot_json.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 namespace tfgpu {
@@ -108,9 +110,13 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
   if (version == j.end() || !version->is_number_integer()) {
     return fail(Error::input("snapshot: missing integer 'schema_version' (is this a `tfgpu probe --json` file?)"));
   }
-  if (version->get<int>() != kSnapshotSchemaVersion) {
+  // Compared as the number it is: 4294967297 is not 1 (get<int>() would wrap it).
+  bool supported = version->is_number_unsigned()
+                       ? version->get<uint64_t>() == static_cast<uint64_t>(kSnapshotSchemaVersion)
+                       : version->get<int64_t>() == static_cast<int64_t>(kSnapshotSchemaVersion);
+  if (!supported) {
     return fail(Error::input(fmt::format("snapshot: schema_version {} is not supported (this tfgpu reads {})",
-                                         version->get<int>(), kSnapshotSchemaVersion)));
+                                         version->dump(), kSnapshotSchemaVersion)));
   }
   if (auto r = check_enums(j, "$"); !r) return fail(r.error());
   try {
@@ -123,7 +129,31 @@ Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
   }
 }
 
+size_t json_nesting_depth(std::string_view text, size_t limit) {
+  size_t depth = 0, deepest = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest >= limit) return deepest;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 Result<Snapshot> parse_snapshot(std::string_view text, std::string_view origin_name) {
+  if (json_nesting_depth(text) > kMaxJsonDepth)
+    return fail(Error::input(fmt::format("{}: JSON nested deeper than {} levels: not a snapshot", origin_name, kMaxJsonDepth)));
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded()) return fail(Error::input(fmt::format("{}: not valid JSON", origin_name)));
   auto s = snapshot_from_json(j);

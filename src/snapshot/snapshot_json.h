@@ -17,6 +17,12 @@ nlohmann::json snapshot_to_json(const Snapshot& s);
 Result<Snapshot> snapshot_from_json(const nlohmann::json& j);
 Result<Snapshot> parse_snapshot(std::string_view text, std::string_view origin_name = "snapshot");
 
+// JSON from outside (a snapshot, a prediction) nested deeper than this is refused before
+// it is parsed: real snapshots nest about 8 levels, and checks walk the tree recursively.
+inline constexpr size_t kMaxJsonDepth = 128;
+// The deepest nesting of [ and { in `text` (outside strings); stops counting past `limit`.
+size_t json_nesting_depth(std::string_view text, size_t limit = kMaxJsonDepth + 1);
+
 const char* to_string(ProbeStatus s);
 const char* to_string(Tri t);
 

@@ -502,6 +502,12 @@ S["linux_ld_library_path_world_writable"] = linux_system_machine(
 expect("linux_ld_library_path_world_writable", "Linux, TF 2.14 with system CUDA 11.8; /tmp/libs (world-writable) before it on LD_LIBRARY_PATH",
        GOOD_INFO + ["library_path_world_writable"], [will_use(1)], 0)
 
+S["linux_ld_library_path_current_dir"] = linux_system_machine(
+    ld_path=":/usr/local/cuda-11.8/lib64:.",
+    search_dirs=[{"path": "/usr/local/cuda-11.8/lib64", "world_writable": "no", "source": "stat"}])
+expect("linux_ld_library_path_current_dir", "Linux, TF 2.14 with system CUDA 11.8; LD_LIBRARY_PATH with an empty element and '.': the current directory is searched",
+       GOOD_INFO + ["library_path_current_dir", "ptx_jit_slow"], [will_use(1)], 0)
+
 m = linux_system_machine(tf_version="2.13.0", ld_path="")
 m["env"].pop("LD_LIBRARY_PATH")
 # Distribution packages (libcudart11.0, libcudnn8) in /usr/lib/x86_64-linux-gnu, no toolkit, no ptxas.
@@ -693,7 +699,7 @@ KIND = {
     "linux_conda_cudatoolkit_conflict": "layout", "linux_container_without_gpus": "gpu", "linux_cpu_without_avx": "gpu",
     "linux_cuda12_for_tf210": "layout", "linux_cuda_visible_devices_minus1": "gpu", "linux_cudnn_incomplete_copy": "layout",
     "linux_driver_library_mismatch": "gpu", "linux_driver_too_old": "gpu", "linux_gtx960_tf218": "gpu",
-    "linux_h100_ptx_jit": "gpu", "linux_ld_library_path_world_writable": "layout", "linux_no_driver": "gpu",
+    "linux_h100_ptx_jit": "gpu", "linux_ld_library_path_world_writable": "layout", "linux_ld_library_path_current_dir": "layout", "linux_no_driver": "gpu",
     "linux_no_gpu_no_tf": "layout", "linux_old_cudnn_shadows": "layout", "linux_pip_and_cuda_good": "layout",
     "linux_tensorflow_cpu": "layout", "linux_tf2161_pip_libs_not_found": "layout",
     "linux_two_cuda_on_ld_library_path": "layout", "linux_two_tf_packages": "layout", "linux_xla_ptxas_missing": "layout",
