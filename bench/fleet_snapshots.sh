@@ -54,18 +54,19 @@ t1=$(now_ns)
 cat_s=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }')
 
 # fleet exits 1 (there are blockers); the time is what counts.
-run_fleet() {  # DIR LABEL -> prints seconds and peak RSS (KB)
+run_fleet() {  # DIR LABEL -> prints wall seconds, peak RSS (KB), CPU seconds (user + system)
   local t0 t1 rc=0
   t0=$(now_ns)
   /usr/bin/time -v -o "$work/time.$2" "$tfgpu" fleet "$1" --json >"$work/out.$2" 2>"$work/err.$2" || rc=$?
   t1=$(now_ns)
   [[ $rc -le 1 ]] || { echo "tfgpu fleet failed ($rc):" >&2; cat "$work/err.$2" >&2; exit 3; }
-  local rss
+  local rss cpu
   rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$work/time.$2")
-  awk -v a="$t0" -v b="$t1" -v r="$rss" 'BEGIN { printf "%.3f %d\n", (b - a) / 1e9, r }'
+  cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s }' "$work/time.$2")
+  awk -v a="$t0" -v b="$t1" -v r="$rss" -v c="$cpu" 'BEGIN { printf "%.3f %d %.2f\n", (b - a) / 1e9, r, c }'
 }
-read -r small_s small_rss < <(run_fleet "$work/small" small)
-read -r all_s all_rss < <(run_fleet "$work/all" all)
+read -r small_s small_rss small_cpu < <(run_fleet "$work/small" small)
+read -r all_s all_rss all_cpu < <(run_fleet "$work/all" all)
 
 python3 - "$work/out.all" "$n" <<'PY'
 import json, sys
@@ -79,10 +80,11 @@ for c in j["configurations"]:
 PY
 
 awk -v n="$n" -v small="$small" -v bytes="$bytes" -v cat_s="$cat_s" -v all_s="$all_s" -v small_s="$small_s" \
-    -v all_rss="$all_rss" -v small_rss="$small_rss" 'BEGIN {
+    -v all_rss="$all_rss" -v small_rss="$small_rss" -v all_cpu="$all_cpu" 'BEGIN {
   printf "snapshots: %d (%.1f MB)\n", n, bytes / 1048576
   printf "cat:            %8.3f s  %10.0f snapshots/s  %8.1f MB/s\n", cat_s, n / cat_s, bytes / 1048576 / cat_s
   printf "tfgpu fleet:    %8.3f s  %10.0f snapshots/s  %8.1f MB/s\n", all_s, n / all_s, bytes / 1048576 / all_s
+  printf "tfgpu fleet CPU: %8.2f s  %10.0f snapshots per CPU second (wall time counts waits on a busy machine)\n", all_cpu, n / all_cpu
   printf "ratio fleet / cat (time): %.1f\n", all_s / cat_s
   printf "peak RSS: %.1f MB at %d snapshots, %.1f MB at %d snapshots (ratio %.2f)\n",
          small_rss / 1024, small, all_rss / 1024, n, all_rss / small_rss

@@ -77,7 +77,7 @@ TEST_F(FleetReal, ProbeOutReplacesAnExistingFileWhole) {
   EXPECT_FALSE(j.is_discarded()) << "the old file's bytes are gone";
 }
 
-TEST_F(FleetReal, ProbeOutRefusesBadPathsBeforeProbing) {
+TEST_F(FleetReal, ProbeOutRefusesBadPathsWithOneLine) {
   auto missing = run_shell(fmt::format("'{}' probe --json --out '{}/no/such/dir/%h.json'", TFGPU_EXE, dir_.string()));
   EXPECT_EQ(missing.code, kExitUsage) << missing.out;
   EXPECT_NE(missing.out.find("tfgpu probe: cannot write "), std::string::npos) << missing.out;
