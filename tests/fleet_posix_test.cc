@@ -21,7 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using testing::run_shell;
+// run_shell appends 2>&1; a subshell keeps the command's own redirections.
+testing::ShellRun run_shell(const std::string& command) { return testing::run_shell("(" + command + ")"); }
 
 std::string host_name() {
   struct utsname u {};
