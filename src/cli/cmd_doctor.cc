@@ -101,10 +101,7 @@ int run_doctor(CommandIo& io, const DoctorOptions& opt) {
       io.err << "tfgpu doctor: " << opt.lock_file << ": " << lock.error().message << "\n";
       return exit_code_for(lock.error());
     }
-    for (auto& f : plan::check_lock(*lock, *snap)) {
-      if (f.severity == Severity::kBlocker) report.exit_code = std::max(report.exit_code, static_cast<int>(kExitProblems));
-      report.findings.push_back(std::move(f));
-    }
+    add_lock_findings(report, *lock);
   }
   bool log_blocker = log && !log->findings.empty() && log->findings.front().severity == Severity::kBlocker;
   switch (io.global.format) {

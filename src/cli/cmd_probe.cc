@@ -30,11 +30,37 @@ struct ProbeArgs {
   double timeout_s = 10.0;
   std::string nvml_path;
   std::string cuda_path;
+  std::string out;  // --out PATH: write the report there (atomically) instead of stdout
 };
 
 std::string utc_now_iso() {
   std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(t));
+}
+
+// `--out` paths: "%h" is the host name (one file per node on a shared directory, as
+// srun runs the probe on every node), "%%" a literal '%'.
+Result<std::string> expand_out_path(const std::string& pattern, const std::string& host_name) {
+  std::string out;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] != '%') {
+      out += pattern[i];
+      continue;
+    }
+    char next = i + 1 < pattern.size() ? pattern[i + 1] : '\0';
+    if (next == '%') {
+      out += '%';
+    } else if (next == 'h') {
+      if (host_name.empty()) return fail(Error::input("--out: %h is the host name, and this machine's is not known"));
+      // A name is one path component: a separator in it would write somewhere else.
+      for (char c : host_name) out += (c == '/' || c == '\\') ? '_' : c;
+    } else {
+      return fail(Error::usage(fmt::format("--out {}: unknown '%{}' (%h = host name, %% = '%')", pattern,
+                                           next ? std::string(1, next) : std::string())));
+    }
+    ++i;
+  }
+  return out;
 }
 
 }  // namespace
@@ -53,6 +79,10 @@ CommandRunner define_probe(CLI::App& sub) {
                "(a snapshot to publish; doctor reads it as usual)");
   sub.add_option("--timeout", a->timeout_s, "Seconds a vendor library may take before it is given up")
       ->check(CLI::Range(0.1, 600.0));
+  sub.add_option("--out", a->out,
+                 "Write the report to PATH (atomically: a temporary file, then renamed) instead of standard output; "
+                 "%h in PATH is the host name")
+      ->option_text("PATH");
   sub.add_option("--nvml-path", a->nvml_path, "Open this NVML file instead of libnvidia-ml.so.1")->group("");
   sub.add_option("--cuda-path", a->cuda_path, "Open this CUDA driver file instead of libcuda.so.1")->group("");
   return [a](CommandIo& io) {
@@ -78,6 +108,13 @@ CommandRunner define_probe(CLI::App& sub) {
         return static_cast<int>(kExitUsage);
       }
     }
+    // --out is checked before the probe's seconds are spent; %h is the name the
+    // snapshot records (probe_host reads the same os_release).
+    Result<std::string> path = a->out.empty() ? Result<std::string>{} : expand_out_path(a->out, io.host.os_release().node_name);
+    if (!path) {
+      io.err << "tfgpu probe: " << path.error().message << "\n";
+      return exit_code_for(path.error());
+    }
     // GPUs on the bus are named from the KB (`--kb DIR` or the embedded copy), loaded
     // only when the first one is seen: most of the probe needs no KB.
     auto kb = std::make_shared<std::optional<Result<kb::KnowledgeBase>>>();
@@ -92,6 +129,7 @@ CommandRunner define_probe(CLI::App& sub) {
     };
     Snapshot s = probe::probe_machine(io.host, o);
     if (!kb_error.empty()) s.notes.push_back("GPUs not named: knowledge base not loaded: " + kb_error);
+    std::string text;
     if (io.global.format == OutputFormat::kJson) {
       nlohmann::json j = snapshot_to_json(s);
       if (a->redact) {
@@ -99,10 +137,19 @@ CommandRunner define_probe(CLI::App& sub) {
         redactor.learn_from(s);
         report::redact_json(j, redactor);
       }
-      io.out << j.dump(2) << "\n";
+      text = j.dump(2) + "\n";
     } else {
-      io.out << render_probe_text(s, a->all_libraries ? ProbeTextDetail::kAllLibraries : ProbeTextDetail::kSummary);
+      text = render_probe_text(s, a->all_libraries ? ProbeTextDetail::kAllLibraries : ProbeTextDetail::kSummary);
     }
+    if (a->out.empty()) {
+      io.out << text;
+      return static_cast<int>(kExitOk);
+    }
+    if (auto w = io.host.write_file_atomic(*path, text); !w) {
+      io.err << "tfgpu probe: " << w.error().message << "\n";
+      return static_cast<int>(kExitUsage);
+    }
+    io.err << "tfgpu probe: wrote " << *path << "\n";
     return static_cast<int>(kExitOk);
   };
 }

@@ -4,6 +4,7 @@
 namespace tfgpu {
 
 CommandRunner define_doctor(CLI::App& sub);
+CommandRunner define_fleet(CLI::App& sub);
 CommandRunner define_probe(CLI::App& sub);
 CommandRunner define_matrix(CLI::App& sub);
 CommandRunner define_explain(CLI::App& sub);
@@ -17,6 +18,7 @@ CommandRunner define_probe_driver(CLI::App& sub);
 std::span<const CommandSpec> command_table() {
   static const CommandSpec kCommands[] = {
       {"doctor", "Will TensorFlow on this machine use the GPU? If not, exactly what must change", define_doctor},
+      {"fleet", "Many machines' snapshots at once: configurations, findings by node, drift", define_fleet},
       {"probe", "Read the four layers (hardware, driver, CUDA/cuDNN, Python/TF) into a snapshot", define_probe},
       {"matrix", "Answer version questions from the sourced knowledge base", define_matrix},
       {"explain", "Read a TensorFlow log or bug report: root cause and fix", define_explain},

@@ -160,6 +160,20 @@ Result<std::string> FakeHost::read_file_range(const std::string& path, uint64_t 
   return out;
 }
 
+Result<void> FakeHost::write_file_atomic(const std::string& path, std::string_view contents) const {
+  size_t slash = path.find_last_of(platform_ == Platform::kWindows ? "/\\" : "/");
+  std::string parent = slash == std::string::npos ? cwd_ : slash == 0 ? path.substr(0, 1) : path.substr(0, slash);
+  auto st = stat(parent);
+  if (!st || st->type != FileType::kDirectory)
+    return fail(Error::io(fmt::format("cannot write {}: No such file or directory", path)));
+  if (auto t = stat(path); t && t->type == FileType::kDirectory)
+    return fail(Error::io(fmt::format("cannot write {}: Is a directory", path)));
+  // The Host seam is const (a machine is read, not changed); the fake is the one place
+  // writes land, and every FakeHost a test builds is a non-const object.
+  const_cast<FakeHost*>(this)->add_file(path, std::string(contents));
+  return {};
+}
+
 FakeHost& FakeHost::fail_reads(const std::string& path) {
   failing_reads_[key(path)] = true;
   return *this;

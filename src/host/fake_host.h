@@ -62,6 +62,9 @@ class FakeHost final : public Host {
   Result<std::vector<RegistryValue>> registry_values(const std::string& key) const override;
   Result<std::vector<PciDevice>> pci_devices() const override;
   Result<CpuFeatures> cpu_features() const override;
+  // Stores the file (mode 0644) in the fake machine; fails like a disk would where the
+  // parent directory is missing.
+  Result<void> write_file_atomic(const std::string& path, std::string_view contents) const override;
 
  private:
   struct Node {

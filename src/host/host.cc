@@ -51,6 +51,10 @@ Result<std::unique_ptr<RangeReader>> Host::open_ranges(const std::string& path) 
   return std::unique_ptr<RangeReader>(std::make_unique<PathRangeReader>(*this, path, st->size));
 }
 
+Result<void> Host::write_file_atomic(const std::string& path, std::string_view) const {
+  return fail(Error::io(fmt::format("cannot write {}: this host cannot write files", path)));
+}
+
 Result<std::string> Host::registry_value(const std::string& key, const std::string&) const {
   return fail(Error::not_found(fmt::format("no registry on this platform ({})", key)));
 }

@@ -41,6 +41,7 @@ struct OsRelease {
   std::string kernel_release;  // "6.1.0-18-amd64" or "5.15.146.1-microsoft-standard-WSL2"
   std::string machine;         // "x86_64"
   std::string libc_version{};  // glibc's gnu_get_libc_version() ("2.36"); "" when not glibc
+  std::string node_name{};     // the host name: uname's nodename, Windows' DNS host name; "" unknown
 };
 
 struct ProcessSpec {
@@ -113,6 +114,10 @@ class Host {
   virtual Result<std::vector<PciDevice>> pci_devices() const;
   // CPUID of the processor tfgpu runs on.
   virtual Result<CpuFeatures> cpu_features() const;
+  // Writes `contents` to `path` so that readers see the old file or the whole new one,
+  // never a part: a temporary file in the same directory, flushed, then renamed over
+  // `path`. The only write tfgpu does on behalf of `probe --out`.
+  virtual Result<void> write_file_atomic(const std::string& path, std::string_view contents) const;
 
   // Convenience built on the above.
   bool exists(const std::string& path) const { return stat(path).has_value(); }

@@ -149,6 +149,7 @@ class PosixHost final : public Host {
       r.kernel_name = u.sysname;
       r.kernel_release = u.release;
       r.machine = u.machine;
+      r.node_name = u.nodename;
     }
 #ifdef _CS_GNU_LIBC_VERSION
     // "glibc 2.36": the C library this process runs with, the system's (tfgpu links it
@@ -160,6 +161,45 @@ class PosixHost final : public Host {
     }
 #endif
     return r;
+  }
+
+  Result<void> write_file_atomic(const std::string& path, std::string_view contents) const override {
+    // rename(2) within one file system replaces the target atomically; the temporary file
+    // is made by mkstemp next to the target (same directory, so the same file system).
+    size_t slash = path.rfind('/');
+    std::string dir = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+    std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+    if (base.empty()) return fail(Error::input(fmt::format("cannot write {}: it names a directory", path)));
+    std::string tmp = (dir == "/" ? "" : dir) + "/." + base + ".tmp.XXXXXX";
+    int fd = mkstemp(tmp.data());
+    if (fd < 0) return fail(Error::io(fmt::format("cannot write {}: {}", path, std::strerror(errno))));
+    auto give_up = [&](int err) {
+      ::close(fd);
+      ::unlink(tmp.c_str());
+      return fail(Error::io(fmt::format("cannot write {}: {}", path, std::strerror(err))));
+    };
+    // mkstemp creates 0600; a snapshot is as readable as any file the user writes.
+    mode_t mask = ::umask(0);
+    ::umask(mask);
+    if (::fchmod(fd, 0666 & ~mask) != 0) return give_up(errno);
+    for (size_t done = 0; done < contents.size();) {
+      ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return give_up(n < 0 ? errno : EIO);
+      done += static_cast<size_t>(n);
+    }
+    if (::fsync(fd) != 0) return give_up(errno);
+    if (::close(fd) != 0) {
+      int err = errno;
+      ::unlink(tmp.c_str());
+      return fail(Error::io(fmt::format("cannot write {}: {}", path, std::strerror(err))));
+    }
+    if (::rename(tmp.c_str(), path.c_str()) != 0) {
+      int err = errno;
+      ::unlink(tmp.c_str());
+      return fail(Error::io(fmt::format("cannot write {}: {}", path, std::strerror(err))));
+    }
+    return {};
   }
 
   std::optional<std::string> env(const std::string& name) const override {

@@ -193,7 +193,37 @@ class Win32Host final : public Host {
       default:
         r.machine = "unknown";
     }
+    wchar_t name[256] = {};
+    DWORD n = 256;
+    if (GetComputerNameExW(ComputerNameDnsHostname, name, &n)) r.node_name = narrow(std::wstring_view(name, n));
     return r;
+  }
+
+  Result<void> write_file_atomic(const std::string& path, std::string_view contents) const override {
+    // A temporary file next to the target (same volume), flushed, then MoveFileExW with
+    // MOVEFILE_REPLACE_EXISTING: readers see the old file or the whole new one.
+    std::wstring target = widen(path);
+    std::wstring tmp = target + widen(fmt::format(".tmp.{}.{}", GetCurrentProcessId(), GetTickCount64()));
+    HANDLE h = CreateFileW(tmp.c_str(), GENERIC_WRITE, 0, nullptr, CREATE_NEW, FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (h == INVALID_HANDLE_VALUE)
+      return fail(Error::io(fmt::format("cannot write {}: {}", path, win32_error_text(GetLastError()))));
+    auto give_up = [&](DWORD err) {
+      if (h != INVALID_HANDLE_VALUE) CloseHandle(h);
+      DeleteFileW(tmp.c_str());
+      return fail(Error::io(fmt::format("cannot write {}: {}", path, win32_error_text(err))));
+    };
+    for (size_t done = 0; done < contents.size();) {
+      DWORD chunk = static_cast<DWORD>(std::min<size_t>(contents.size() - done, 1u << 30));
+      DWORD n = 0;
+      if (!WriteFile(h, contents.data() + done, chunk, &n, nullptr) || n == 0) return give_up(GetLastError());
+      done += n;
+    }
+    if (!FlushFileBuffers(h)) return give_up(GetLastError());
+    CloseHandle(h);
+    h = INVALID_HANDLE_VALUE;
+    if (!MoveFileExW(tmp.c_str(), target.c_str(), MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+      return give_up(GetLastError());
+    return {};
   }
 
   std::optional<std::string> env(const std::string& name) const override {

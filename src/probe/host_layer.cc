@@ -107,6 +107,7 @@ void probe_host(const Host& host, Snapshot& s) {
   h.kernel = rel.kernel_release;
   h.arch = rel.machine;
   h.glibc_version = rel.libc_version;
+  h.hostname = rel.node_name;
   if (host.platform() != Platform::kLinux) {
     h.wsl2 = Tri::kNo;
     read_cpuid_features(host, h.cpu);

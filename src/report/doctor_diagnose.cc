@@ -1,4 +1,7 @@
+#include <algorithm>
+
 #include "report/doctor_report.h"
+#include "util/error.h"
 #include "rules/rules.h"
 #include "rules/runtime_loads.h"
 
@@ -13,6 +16,13 @@ DoctorReport diagnose(const Snapshot& s, const kb::KnowledgeBase& kb) {
   r.verdicts = build_verdicts(s, kb, r.findings);
   r.exit_code = doctor_exit_code(r.findings);
   return r;
+}
+
+void add_lock_findings(DoctorReport& r, const plan::Lock& lock) {
+  for (auto& f : plan::check_lock(lock, *r.snapshot)) {
+    if (f.severity == Severity::kBlocker) r.exit_code = std::max(r.exit_code, static_cast<int>(kExitProblems));
+    r.findings.push_back(std::move(f));
+  }
 }
 
 }  // namespace tfgpu

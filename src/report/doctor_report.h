@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kb/kb.h"
+#include "plan/lock.h"
 #include "rules/finding.h"
 #include "rules/verdict.h"
 #include "snapshot/snapshot.h"
@@ -56,5 +57,9 @@ namespace tfgpu {
 
 // Rules + verdicts over a Snapshot: the doctor's whole judgement, ready to render.
 DoctorReport diagnose(const Snapshot& s, const kb::KnowledgeBase& kb);
+
+// `--lock`: the drift of the report's snapshot from a lock (plan::check_lock) appended
+// to its findings; a blocker among them makes the exit code 1. doctor and fleet alike.
+void add_lock_findings(DoctorReport& r, const plan::Lock& lock);
 
 }  // namespace tfgpu

@@ -58,6 +58,7 @@ struct HostInfo {
   std::string kernel;     // uname -r, or the Windows build "10.0.19045"
   std::string arch;       // "x86_64", "aarch64", "AMD64"
   std::string glibc_version;  // "2.36": the C library's own answer (gnu_get_libc_version); "" unknown / not glibc
+  std::string hostname;       // the machine's name (uname nodename / DNS host name); "" unknown, or older snapshots
   Tri wsl2 = Tri::kUnknown;
   std::string container;  // "" none/unknown, "docker", "podman", "kubernetes", "lxc"
   CpuInfo cpu;

@@ -17,7 +17,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ProbeState, status, reason, sour
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CpuInfo, vendor, model, avx, avx2, avx512f, fma, bmi1, bmi2, lzcnt,
                                                 movbe, popcnt, avx512cd, avx512er, avx512pf, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(HostInfo, os, distro, kernel, arch, glibc_version, wsl2, container, cpu,
-                                                state)
+                                                state, hostname)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(GpuInfo, index, name, pci_id, pci_bus_id, compute_capability,
                                                 memory_total_bytes, memory_free_bytes, uuid, source)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(LoadAttempt, library, tried, errors, opened, init_result)
