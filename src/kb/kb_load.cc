@@ -10,6 +10,7 @@
 
 #include "kb/kb.h"
 #include "util/strings.h"
+#include "util/toml_guard.h"
 
 namespace tfgpu::kb {
 
@@ -399,6 +400,8 @@ Result<KnowledgeBase> load_texts(std::span<const EmbeddedFile> files) {
       else if (name == "gpus.toml") fn = &KbLoader::load_gpus;
       if (!fn) continue;  // another slice's table (log signatures, ...)
       toml::table doc;
+      // toml++ 3.3.0 crashes on some shapes of input: checked first (util/toml_guard.h).
+      if (auto guarded = guard_toml(f.text, name); !guarded) return fail(guarded.error());
       try {
         doc = toml::parse(f.text, std::string(name));
       } catch (const toml::parse_error& e) {

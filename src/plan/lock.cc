@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "util/strings.h"
+#include "util/toml_guard.h"
 
 namespace tfgpu::plan {
 namespace {
@@ -240,6 +241,8 @@ const toml::table& get_table(const toml::table& doc, std::string_view key) {
 
 Result<Lock> parse_lock(std::string_view text, std::string_view name) {
   toml::table doc;
+  // toml++ 3.3.0 crashes on some shapes of input: checked first (util/toml_guard.h).
+  if (auto guarded = guard_toml(text, name); !guarded) return fail(guarded.error());
   try {
     doc = toml::parse(text, std::string(name));
   } catch (const toml::parse_error& e) {
