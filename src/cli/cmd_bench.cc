@@ -155,7 +155,9 @@ CommandRunner define_bench(CLI::App& sub) {
     } else if (auto parsed = gpu::bench_report_from_json(*j); parsed) {
       r = std::move(*parsed);
     } else {
-      r.child_failure = "unreadable report: " + parsed.error().message;
+      // Our own child printed a report of the wrong shape: a bug, one line, exit 3.
+      io.err << "tfgpu bench: the benchmark process's report is unreadable: " << parsed.error().message << "\n";
+      return static_cast<int>(kExitInternal);
     }
     report::PeakFigures peaks = report::find_peaks(*kb, io.host, r.device);
     switch (io.global.format) {
