@@ -185,6 +185,8 @@ Result<Packaging> load_packaging(const Host& host, const std::string& kb_dir) {
       if (!p) return fail(Error::input(fmt::format("--kb {}: {}", kb_dir, p.error().message)));
       return p;
     }
+    // Not the built-in copy instead: --kb DIR is the whole knowledge base.
+    return fail(Error::input(fmt::format("--kb {}: {} is missing", kb_dir, path)));
   }
   return load_packaging(embedded_kb_files());
 }
