@@ -20,6 +20,7 @@
 #include "report/bench_peak.h"
 #include "report/bench_render.h"
 #include "util/error.h"
+#include "util/json_text.h"
 #include "util/strings.h"
 #include "util/terminal_text.h"
 
@@ -162,7 +163,7 @@ CommandRunner define_bench(CLI::App& sub) {
     report::PeakFigures peaks = report::find_peaks(*kb, io.host, r.device);
     switch (io.global.format) {
       case OutputFormat::kJson:
-        io.out << report::bench_json(r, peaks).dump(2) << "\n";
+        io.out << dump_json(report::bench_json(r, peaks)) << "\n";
         break;
       case OutputFormat::kMarkdown:
         io.out << report::render_bench_markdown(r, peaks);

@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "util/strings.h"
+#include "util/text_encoding.h"
 #include "util/toml_guard.h"
 
 namespace tfgpu::plan {
@@ -239,7 +240,11 @@ const toml::table& get_table(const toml::table& doc, std::string_view key) {
 
 }  // namespace
 
-Result<Lock> parse_lock(std::string_view text, std::string_view name) {
+Result<Lock> parse_lock(std::string_view raw, std::string_view name) {
+  // A lock saved by Windows tools may carry a BOM or be UTF-16 (PowerShell 5.1's `>`).
+  std::string decoded;
+  std::string_view text = raw;
+  if (detect_bom(raw) != TextEncoding::kPlain) text = decoded = decode_text(raw);
   toml::table doc;
   // toml++ 3.3.0 crashes on some shapes of input: checked first (util/toml_guard.h).
   if (auto guarded = guard_toml(text, name); !guarded) return fail(guarded.error());
