@@ -4,6 +4,7 @@
 #include "plan/lock.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
@@ -16,6 +17,13 @@
 
 namespace tfgpu::plan {
 namespace {
+
+// A Windows directory as PATH lookups compare it: case-insensitive, no trailing '\'.
+std::string windows_path_key(std::string p) {
+  while (!p.empty() && (p.back() == '\\' || p.back() == '/')) p.pop_back();
+  std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return p;
+}
 
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
   for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size()) s.replace(pos, from.size(), to);
@@ -113,7 +121,12 @@ Result<Lock> build_lock(const PlanResult& plan, const kb::KnowledgeBase& kb, con
         if (wp) {
           for (auto e : wp->entries) {
             e = replace_all(std::move(e), "{cuda_root}", l.cuda_root);
-            l.path_entries.push_back(replace_all(std::move(e), "{cudnn_root}", l.cudnn_root));
+            e = replace_all(std::move(e), "{cudnn_root}", l.cudnn_root);
+            // cuDNN copied into the toolkit (cudnn_root == cuda_root) gives "{cuda_root}\bin"
+            // twice: PATH gets each directory once (compared as Windows does: case and a
+            // trailing backslash do not matter).
+            auto same = [&](const std::string& x) { return windows_path_key(x) == windows_path_key(e); };
+            if (std::none_of(l.path_entries.begin(), l.path_entries.end(), same)) l.path_entries.push_back(std::move(e));
           }
           add_pk_source(fmt::format("Windows PATH entries for TF {}", wp->tf.str()), wp->prov);
         }
