@@ -18,11 +18,17 @@
 namespace tfgpu::plan {
 namespace {
 
-// A Windows directory as PATH lookups compare it: case-insensitive, no trailing '\'.
-std::string windows_path_key(std::string p) {
-  while (!p.empty() && (p.back() == '\\' || p.back() == '/')) p.pop_back();
-  std::transform(p.begin(), p.end(), p.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return p;
+// A Windows directory as the file system resolves it: case-insensitive, '/' is '\', and
+// repeated or trailing separators do not matter (a UNC path keeps its leading "\\").
+std::string windows_path_key(const std::string& p) {
+  std::string out;
+  for (size_t i = 0; i < p.size(); ++i) {
+    char c = p[i] == '/' ? '\\' : static_cast<char>(std::tolower(static_cast<unsigned char>(p[i])));
+    if (c == '\\' && i > 1 && !out.empty() && out.back() == '\\') continue;
+    out += c;
+  }
+  while (out.size() > 1 && out.back() == '\\') out.pop_back();
+  return out;
 }
 
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
