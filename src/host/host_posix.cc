@@ -491,7 +491,10 @@ Result<ProcessResult> PosixHost::run(const ProcessSpec& spec) const {
     if (child_ended) fds[2].fd = -1;  // a pidfd stays readable once the child has ended
     int wait_ms = child_ended ? 0 : static_cast<int>(std::min<long long>(left.count(), fds[2].fd >= 0 ? 1000 : 50));
     int rc = ::poll(fds, 3, wait_ms);
-    if (rc < 0 && errno != EINTR) break;
+    if (rc < 0 && errno != EINTR) {
+      result.timed_out = !child_ended;  // cannot watch it any more: it is killed, never waited on blindly
+      break;
+    }
     // The child has ended and nothing is buffered: whoever still holds the pipes (a
     // grandchild) is not waited for.
     if (rc == 0 && child_ended) break;
