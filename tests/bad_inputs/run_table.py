@@ -141,6 +141,15 @@ def make_inputs(d, source_dir):
     write(f"{d}/fleet/b.json", b'{"schema_version":4294967297}')
     write(f"{d}/fleet/c.json", b'{"schema_version":1,"notes":' + b"[" * 100000 + b"]" * 100000 + b"}")
     os.makedirs(f"{d}/fleet_empty", exist_ok=True)
+    # A venv whose path is not UTF-8 (paths are bytes on Linux), for --python.
+    venv = os.fsencode(d) + b"/venv-\xff\xfe"
+    os.makedirs(venv + b"/bin", exist_ok=True)
+    os.makedirs(venv + b"/lib/python3.11/site-packages/tensorflow-2.15.0.dist-info", exist_ok=True)
+    write(venv + b"/pyvenv.cfg", b"home = /usr/bin\ninclude-system-site-packages = false\nversion = 3.11.2\n")
+    write(venv + b"/lib/python3.11/site-packages/tensorflow-2.15.0.dist-info/METADATA",
+          b"Metadata-Version: 2.1\nName: tensorflow\nVersion: 2.15.0\n\n")
+    if not os.path.lexists(venv + b"/bin/python3"):
+        os.symlink(b"/usr/bin/python3", venv + b"/bin/python3")
     # plan --out: a folder whose setup.sh is a symlink to a file outside it.
     os.makedirs(f"{d}/plan_out_symlink", exist_ok=True)
     target = f"{d}/symlink_target.txt"
