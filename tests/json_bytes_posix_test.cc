@@ -1,8 +1,14 @@
 // `--json` of probe, doctor and plan with bytes that are not UTF-8 in PATH, in another
 // environment variable and in a --python path (the real binary): the report is written,
 // the odd string carries U+FFFD, and its exact bytes are in "invalid_utf8".
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
