@@ -8,7 +8,7 @@
      sigstop              stop itself (SIGSTOP) in init
      exit_in_init         exit(0) inside the init call, printing nothing
      exit_in_constructor  exit(0) while being loaded (an ELF constructor)
-   TFGPU_MOCK_PIDFILE: where the grandchild writes its pid (decimal). */
+   TFGPU_MOCK_PIDFILE: where the library writes the grandchild's pid (decimal). */
 #ifndef TFGPU_MOCK_HOSTILE_H
 #define TFGPU_MOCK_HOSTILE_H
 
@@ -35,19 +35,22 @@ static void mock_hostile_block_forever(void) {
 
 static void mock_hostile_grandchild(void) {
   pid_t p = fork();
-  if (p != 0) return;
-  setsid();
-  signal(SIGTERM, SIG_IGN);
-  signal(SIGHUP, SIG_IGN);
+  if (p == 0) {
+    setsid();
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
+    for (;;) sleep(1000);
+  }
+  /* Written here, before the library returns: the test must know the pid even when the
+     grandchild is killed before it has run at all. */
   const char* file = getenv("TFGPU_MOCK_PIDFILE");
-  if (file && *file) {
+  if (p > 0 && file && *file) {
     FILE* f = fopen(file, "w");
     if (f) {
-      fprintf(f, "%d\n", (int)getpid());
+      fprintf(f, "%d\n", (int)p);
       fclose(f);
     }
   }
-  for (;;) sleep(1000);
 }
 
 /* Called at the top of every init entry point (nvmlInit*, cuInit, cuDriverGetVersion). */
