@@ -255,8 +255,9 @@ TEST(MatrixCommand, KbDirWithAFileMissingIsAnErrorNamingIt) {
       if (f.name != missing.name) host.add_file("/kb/" + std::string(f.name), std::string(f.text));
     std::ostringstream out, err;
     EXPECT_EQ(run_cli({"matrix", "--kb", "/kb", "--cuda", "11.8"}, host, out, err), kExitUsage) << missing.name;
-    EXPECT_TRUE(contains(err.str(), "/kb/" + std::string(missing.name) + " is missing")) << err.str();
-    EXPECT_EQ(std::count(err.str().begin(), err.str().end(), '\n'), 1) << err.str();
+    const std::string e = err.str();
+    EXPECT_TRUE(contains(e, "/kb/" + std::string(missing.name) + " is missing")) << e;
+    EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
   }
 }
 
