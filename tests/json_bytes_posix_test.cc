@@ -72,10 +72,10 @@ TEST(JsonBytes, DoctorJsonIsWrittenWithANonUtf8PythonPath) {
 TEST(JsonBytes, PlanJsonWithANonUtf8DriverIsAUsageErrorNotAnInternalError) {
   auto r = tfgpu({"--json", "plan", "--os", "linux", "--gpu", "10de:2504", "--driver", "535.\xff"}, {});
   EXPECT_NE(r.exit_code, kExitInternal) << r.err;
-  if (r.exit_code == kExitOk) EXPECT_NO_THROW((void)nlohmann::json::parse(r.out));
+  if (r.exit_code == kExitOk) EXPECT_TRUE(nlohmann::json::parse(r.out).is_object());
   auto ok = tfgpu({"--json", "plan", "--os", "linux", "--gpu", "10de:2504", "--driver", "535.104.05"}, {{"PATH", kPath}});
   ASSERT_EQ(ok.exit_code, kExitOk) << ok.err;
-  EXPECT_NO_THROW((void)nlohmann::json::parse(ok.out));
+  EXPECT_TRUE(nlohmann::json::parse(ok.out).is_object());
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ TEST(JsonText, SnapshotWithInvalidBytesRoundTripsThroughTheReader) {
   EXPECT_EQ(read->env["PATH"], "/nonexistent/\xff\xfe:/usr/bin");
 }
 
-const std::string kUtf16LeHello("\xFF\xFE" "h\0i\0 \0\x3D\xD8\x00\xDE", 10);  // "hi 😀"
+const std::string kUtf16LeHello("\xFF\xFE" "h\0i\0 \0\x3D\xD8\x00\xDE", 12);  // "hi 😀"
 
 TEST(TextEncoding, Utf16AndUtf8ByteOrderMarksAreDecoded) {
   EXPECT_EQ(decode_text(kUtf16LeHello), "hi \xF0\x9F\x98\x80");
