@@ -13,12 +13,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build/fuzz-gcc}
 shift || true
-runtime=$(ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a 2>/dev/null | sort -V | tail -1)
+runtime=$(find /usr/lib -path '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' 2>/dev/null | sort -V | tail -1)
 [[ -n "$runtime" ]] || { echo "no libclang_rt.fuzzer-x86_64.a (apt-get install libclang-rt-14-dev or clang-14)" >&2; exit 2; }
 mkdir -p "$out/obj" "$out/generated"
 # The knowledge base embedded as the CMake build does it (cmake/embed_kb.cmake).
 kb_cc="$out/generated/kb_embedded.cc"
 cmake -DOUT="$kb_cc" -DKB_DIR="$PWD/kb" -P cmake/embed_kb.cmake
+# shellcheck disable=SC2054  # the commas are -fsanitize's list, not array separators
 flags=(-std=c++23 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined
        -fsanitize-coverage=trace-pc,trace-cmp -Isrc -DTOML_HEADER_ONLY=1 -DTOML_EXCEPTIONS=1
        -DTFGPU_VERSION=\"fuzz\")
@@ -44,7 +45,7 @@ runtime="$out/obj/libfuzzer.a"
 ar rcs "$out/obj/core.a" "${objs[@]}"
 targets=("$@")
 if (( ${#targets[@]} == 0 )); then
-  mapfile -t targets < <(ls fuzz/*_fuzz.cc | xargs -n1 basename | sed 's/\.cc$//')
+  mapfile -t targets < <(find fuzz -maxdepth 1 -name '*_fuzz.cc' -printf '%f\n' | sed 's/\.cc$//' | sort)
 fi
 for name in "${targets[@]}"; do
   g++ "${flags[@]}" "fuzz/$name.cc" "$out/obj/core.a" "$out/obj/shim.o" "$runtime" -ldl -lpthread -o "$out/$name"
