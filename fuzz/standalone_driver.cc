@@ -84,7 +84,9 @@ int main(int argc, char** argv) {
     } else if (a.rfind("-max_len=", 0) == 0) {
       max_len = std::stoul(a.substr(9));
     } else if (std::filesystem::is_directory(a)) {
-      for (const auto& e : std::filesystem::directory_iterator(a)) {
+      // Every regular file below it (a corpus may have sub-folders).
+      for (const auto& e : std::filesystem::recursive_directory_iterator(a)) {
+        if (!e.is_regular_file()) continue;
         std::ifstream f(e.path(), std::ios::binary);
         corpus.push_back(read_all(f));
       }

@@ -1,5 +1,6 @@
 // `tfgpu matrix`: the pure query (kb::run_matrix), its text and JSON renderings, and
 // the command's exit codes. Values asserted come from shared/facts.
+#include <algorithm>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -243,6 +244,38 @@ TEST(MatrixCommand, KbDirReadsTheSameFilesFromDisk) {
   std::ostringstream out2, err2;
   EXPECT_EQ(run_cli({"matrix", "--kb", "/nowhere", "--cuda", "11.8"}, host, out2, err2), kExitUsage);
   EXPECT_TRUE(contains(err2.str(), "--kb /nowhere")) << err2.str();
+}
+
+// --kb DIR is the whole knowledge base: a missing file or a signature with an empty
+// pattern is exit 2 naming the file, never a silent fallback to the built-in copy.
+TEST(MatrixCommand, KbDirWithAFileMissingIsAnErrorNamingIt) {
+  for (const auto& missing : embedded_kb_files()) {
+    FakeHost host;
+    for (const auto& f : embedded_kb_files())
+      if (f.name != missing.name) host.add_file("/kb/" + std::string(f.name), std::string(f.text));
+    std::ostringstream out, err;
+    EXPECT_EQ(run_cli({"matrix", "--kb", "/kb", "--cuda", "11.8"}, host, out, err), kExitUsage) << missing.name;
+    const std::string e = err.str();
+    EXPECT_TRUE(contains(e, "/kb/" + std::string(missing.name) + " is missing")) << e;
+    EXPECT_EQ(std::count(e.begin(), e.end(), '\n'), 1) << e;
+  }
+}
+
+TEST(MatrixCommand, KbDirWithAnEmptySignaturePatternIsAnErrorNamingTheFile) {
+  FakeHost host;
+  for (const auto& f : embedded_kb_files()) {
+    std::string text(f.text);
+    if (f.name == "signatures.toml") {
+      auto at = text.find("any = [\"");
+      ASSERT_NE(at, std::string::npos);
+      text.replace(at, 8, "any = [\"\", \"");
+    }
+    host.add_file("/kb/" + std::string(f.name), text);
+  }
+  std::ostringstream out, err;
+  EXPECT_EQ(run_cli({"explain", "--kb", "/kb", "-"}, host, out, err), kExitUsage);
+  EXPECT_TRUE(contains(err.str(), "/kb/signatures.toml")) << err.str();
+  EXPECT_TRUE(contains(err.str(), "empty literal")) << err.str();
 }
 
 }  // namespace

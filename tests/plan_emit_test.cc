@@ -112,6 +112,28 @@ TEST(PlanEmit, PowerShellChangesPathThroughTheRegistryWithBackupAndUndo) {
   EXPECT_NE(ps.find("never with setx"), std::string::npos);
 }
 
+TEST(PlanEmit, PowerShellAddsEachPathDirectoryOnceOnTheFirstRun) {
+  // cuDNN copied into the toolkit's folder: {cuda_root}\bin and {cudnn_root}\bin are the
+  // same directory (the KB's windows_path entries), which the first run added twice.
+  Snapshot snap;
+  snap.host.os = "windows";
+  snap.cuda.push_back({"C:\\CUDA\\v11.2", "11.2.2", "", "toolkit", "", {}});
+  snap.cudnn.push_back({"C:\\CUDA\\v11.2\\", "8.1.1", "cudnn_version.h", "toolkit", "", "11", {}});
+  auto lock = testing::lock_for(testing::plan_for({"", "10de:2503", "522.06", ""}, {}, &snap));
+  ASSERT_FALSE(lock.path_entries.empty());
+  size_t bins = 0;
+  for (const auto& e : lock.path_entries) bins += e == "C:\\CUDA\\v11.2\\bin" || e == "C:\\CUDA\\v11.2\\\\bin";
+  EXPECT_EQ(bins, 1u) << "each directory once in the lock";
+  std::string ps = emit_setup_ps1(lock);
+  size_t listed = 0;
+  for (size_t pos = ps.find("'C:\\CUDA\\v11.2\\bin'"); pos != std::string::npos; pos = ps.find("'C:\\CUDA\\v11.2\\bin'", pos + 1)) ++listed;
+  EXPECT_EQ(listed, 1u) << ps;
+  // And the script itself never adds a directory twice, whatever $PathEntries holds: each
+  // entry is checked against the user PATH *and* what this run is adding.
+  EXPECT_NE(ps.find("if (-not (Test-PathEntry (@($parts) + @($missing)) $entry)) { $missing += $entry }"), std::string::npos);
+  EXPECT_EQ(ps.find("Where-Object { -not (Test-PathEntry $parts $_) }"), std::string::npos) << "the old check, blind to duplicates";
+}
+
 TEST(PlanEmit, ValuesAreQuotedAsDataInEveryLanguage) {
   Lock l = testing::lock_for(testing::plan_for(testing::classic_machine(), {Target::kWsl2, std::nullopt, Preference::kReuse}));
   l.env_name = "x'; rm -rf / #";

@@ -1,6 +1,12 @@
 // Driver layer end to end: the real `tfgpu __probe-driver` child against the mock
 // libnvidia-ml.so.1 / libcuda.so.1 built by tests/mocks_nvml: one GPU, two GPUs, an old
 // driver (legacy symbols only), an init failure, a crash and a hang; tfgpu never dies.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+
 #include <gtest/gtest.h>
 
 #include "host/host.h"
@@ -16,13 +22,15 @@ class ProbeDriverMock : public ::testing::Test {
   static std::string mocks() { return std::string(TFGPU_TEST_BINARY_DIR) + "/mocks_nvml"; }
 
   Snapshot probe(const std::string& nvml_mode, const std::string& nvml_variant = "current",
-                 const std::string& cuda_mode = "ok", std::chrono::milliseconds timeout = 5000ms) {
+                 const std::string& cuda_mode = "ok", std::chrono::milliseconds timeout = 5000ms,
+                 std::map<std::string, std::string> extra_env = {}) {
     host_ = make_system_host();
     probe::ProbeOptions o;
     o.self_exe = TFGPU_EXE;
     o.nvml_path = mocks() + "/" + nvml_variant + "/libnvidia-ml.so.1";
     o.cuda_path = mocks() + "/cuda/libcuda.so.1";
     o.child_env = {{"TFGPU_MOCK_NVML", nvml_mode}, {"TFGPU_MOCK_CUDA", cuda_mode}};
+    o.child_env.insert(extra_env.begin(), extra_env.end());
     o.child_timeout = timeout;
     Snapshot s;
     s.host.wsl2 = Tri::kNo;
@@ -110,6 +118,82 @@ TEST_F(ProbeDriverMock, MissingLibraryRecordsTheVerbatimDlerror) {
   ASSERT_EQ(s.driver.attempts[0].errors.size(), 1u);
   EXPECT_NE(s.driver.attempts[0].errors[0].find("cannot open shared object file"), std::string::npos);
   EXPECT_EQ(s.driver.attempts[0].opened, "");
+}
+
+// Hostile libraries (tests/support/mock_hostile.h): the deadline holds whatever the library
+// does to its descriptors, signals or process group, and nothing it started outlives it.
+class ProbeDriverHostile : public ProbeDriverMock {
+ protected:
+  Snapshot probe_hostile(const std::string& mode, std::chrono::milliseconds timeout = 600ms) {
+    pidfile_ = std::string(TFGPU_TEST_BINARY_DIR) + "/hostile_" + mode + "_" + std::to_string(::getpid()) + ".pid";
+    std::remove(pidfile_.c_str());
+    auto t0 = std::chrono::steady_clock::now();
+    Snapshot s = probe("one_gpu", "current", "ok", timeout, {{"TFGPU_MOCK_HOSTILE", mode}, {"TFGPU_MOCK_PIDFILE", pidfile_}});
+    // Two children (NVML, then libcuda), each at most the timeout plus the kill: a bound
+    // that only a hang breaks, not a measurement.
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 2 * timeout + 3s) << "the deadline did not hold";
+    return s;
+  }
+  // The grandchild's pid (written by it), or 0.
+  pid_t grandchild() const {
+    std::ifstream f(pidfile_);
+    long pid = 0;
+    f >> pid;
+    return static_cast<pid_t>(pid);
+  }
+  static bool gone(pid_t pid) { return ::kill(pid, 0) != 0 && errno == ESRCH; }
+  std::string pidfile_;
+};
+
+TEST_F(ProbeDriverHostile, ClosedDescriptorsAndBlockedSignalsStillTimeOut) {
+  Snapshot s = probe_hostile("close_fds_block");
+  ASSERT_EQ(s.driver.attempts.size(), 2u);
+  EXPECT_EQ(s.driver.attempts[0].init_result, "timed out after 600 ms in nvmlInit_v2");
+  EXPECT_EQ(s.driver.attempts[1].init_result, "timed out after 600 ms in cuDriverGetVersion");
+  EXPECT_EQ(s.driver.state.status, ProbeStatus::kFailed) << s.driver.state.reason;
+}
+
+TEST_F(ProbeDriverHostile, StoppedChildTimesOut) {
+  Snapshot s = probe_hostile("sigstop");
+  ASSERT_EQ(s.driver.attempts.size(), 2u);
+  EXPECT_EQ(s.driver.attempts[0].init_result, "timed out after 600 ms in nvmlInit_v2");
+  EXPECT_EQ(s.driver.state.status, ProbeStatus::kFailed);
+}
+
+TEST_F(ProbeDriverHostile, SetsidGrandchildHoldingThePipesDoesNotDelayTheAnswerAndIsKilled) {
+  // The library answers at once but leaves a grandchild in its own session holding our
+  // pipes: the answer is taken when the child exits, and the grandchild is killed.
+  Snapshot s = probe_hostile("setsid_grandchild", 4000ms);
+  EXPECT_EQ(s.driver.state.status, ProbeStatus::kOk) << s.driver.state.reason;
+  EXPECT_EQ(s.driver.attempts[0].init_result, "NVML_SUCCESS (0)");
+  pid_t g = grandchild();
+  ASSERT_GT(g, 0) << "the mock's grandchild did not start";
+  EXPECT_TRUE(gone(g)) << "grandchild " << g << " outlived the probe";
+}
+
+TEST_F(ProbeDriverHostile, SetsidGrandchildOfAHangingLibraryIsKilledWithIt) {
+  Snapshot s = probe_hostile("setsid_grandchild_block");
+  EXPECT_EQ(s.driver.attempts[0].init_result, "timed out after 600 ms in nvmlInit_v2");
+  pid_t g = grandchild();
+  ASSERT_GT(g, 0);
+  EXPECT_TRUE(gone(g)) << "grandchild " << g << " outlived the deadline";
+}
+
+TEST_F(ProbeDriverHostile, LibraryExitingInInitIsAFailureNotNoDriver) {
+  Snapshot s = probe_hostile("exit_in_init");
+  ASSERT_EQ(s.driver.attempts.size(), 2u);
+  EXPECT_EQ(s.driver.attempts[0].init_result.rfind("failed: the probe child (exited with 0) printed no answer in nvmlInit_v2", 0), 0u)
+      << s.driver.attempts[0].init_result;
+  EXPECT_EQ(s.driver.state.status, ProbeStatus::kFailed) << s.driver.state.reason;
+  EXPECT_EQ(s.driver.state.reason.rfind("NVIDIA driver not usable", 0), 0u) << s.driver.state.reason;
+}
+
+TEST_F(ProbeDriverHostile, LibraryExitingInItsConstructorIsAFailureNotNoDriver) {
+  Snapshot s = probe_hostile("exit_in_constructor");
+  ASSERT_EQ(s.driver.attempts.size(), 2u);
+  EXPECT_NE(s.driver.attempts[0].init_result.find("printed no answer in dlopen"), std::string::npos)
+      << s.driver.attempts[0].init_result;
+  EXPECT_EQ(s.driver.state.status, ProbeStatus::kFailed) << s.driver.state.reason;
 }
 
 }  // namespace

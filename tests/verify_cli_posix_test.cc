@@ -2,9 +2,12 @@
 // the mock libcuda.so.1 / libcublas.so.13 found through LD_LIBRARY_PATH exactly as the
 // real ones would be. Covers the failures only a child process can survive: a driver that
 // crashes or hangs inside cuInit.
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -73,6 +76,62 @@ TEST(VerifyCli, HangingDriverIsKilledAfterTheTimeout) {
   auto r = tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_CUDA", "hang"}});
   EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
   EXPECT_NE(r.out.find("timeout"), std::string::npos) << r.out;
+}
+
+// Hostile drivers (tests/support/mock_hostile.h) through the real binary: the deadline
+// holds, the answer says "timed out", and the library's setsid() grandchild is killed.
+TEST(VerifyCli, DriverClosingItsDescriptorsAndBlockingTimesOut) {
+  auto r = tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_HOSTILE", "close_fds_block"}}, 20000);
+  EXPECT_FALSE(r.timed_out) << "tfgpu verify itself hung";
+  EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
+  EXPECT_NE(r.out.find("timed out"), std::string::npos) << r.out;
+}
+
+TEST(VerifyCli, StoppedDriverTimesOut) {
+  auto r = tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_HOSTILE", "sigstop"}}, 20000);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
+  EXPECT_NE(r.out.find("timed out"), std::string::npos) << r.out;
+}
+
+TEST(VerifyCli, SetsidGrandchildOfTheDriverIsKilled) {
+  std::string pidfile = std::string(TFGPU_TEST_BINARY_DIR) + "/verify_grandchild_" + std::to_string(::getpid()) + ".pid";
+  std::remove(pidfile.c_str());
+  auto r = tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_HOSTILE", "setsid_grandchild_block"}, {"TFGPU_MOCK_PIDFILE", pidfile}},
+                 20000);
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_NE(r.out.find("timed out"), std::string::npos) << r.out;
+  long pid = 0;
+  std::ifstream(pidfile) >> pid;
+  ASSERT_GT(pid, 0) << "the mock's grandchild did not start";
+  EXPECT_TRUE(::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) << "grandchild " << pid << " outlived tfgpu verify";
+}
+
+TEST(ProbeCliHostile, DriverClosingItsDescriptorsAndBlockingTimesOutAndIsAFailure) {
+  std::string nvml = std::string(TFGPU_TEST_BINARY_DIR) + "/mocks_nvml";
+  auto r = tfgpu({"probe", "--json", "--timeout", "0.5"},
+                 {{"LD_LIBRARY_PATH", nvml + "/current:" + nvml + "/cuda"}, {"TFGPU_MOCK_HOSTILE", "close_fds_block"}}, 30000);
+  EXPECT_FALSE(r.timed_out) << "tfgpu probe itself hung";
+  ASSERT_EQ(r.exit_code, kExitOk) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["driver"]["state"]["status"], "failed") << j["driver"].dump();
+  EXPECT_NE(j["driver"].dump().find("timed out after 500 ms"), std::string::npos) << j["driver"].dump();
+}
+
+TEST(ProbeCliHostile, DriverExitingInItsConstructorIsAFailureNotNoDriver) {
+  std::string nvml = std::string(TFGPU_TEST_BINARY_DIR) + "/mocks_nvml";
+  auto r = tfgpu({"probe", "--json", "--timeout", "2"},
+                 {{"LD_LIBRARY_PATH", nvml + "/current:" + nvml + "/cuda"}, {"TFGPU_MOCK_HOSTILE", "exit_in_constructor"}}, 30000);
+  ASSERT_EQ(r.exit_code, kExitOk) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["driver"]["state"]["status"], "failed") << j["driver"].dump();
+}
+
+TEST(BenchCli, DriverClosingItsDescriptorsAndBlockingTimesOut) {
+  auto r = tfgpu({"bench", "--quick", "--timeout", "1"}, {{"TFGPU_MOCK_HOSTILE", "close_fds_block"}}, 20000);
+  EXPECT_FALSE(r.timed_out) << "tfgpu bench itself hung";
+  EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
+  EXPECT_NE(r.out.find("timed out"), std::string::npos) << r.out;
 }
 
 TEST(VerifyCli, WrongKernelResultFailsLoudly) {

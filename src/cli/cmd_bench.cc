@@ -20,6 +20,7 @@
 #include "report/bench_peak.h"
 #include "report/bench_render.h"
 #include "util/error.h"
+#include "util/json_text.h"
 #include "util/strings.h"
 #include "util/terminal_text.h"
 
@@ -155,12 +156,14 @@ CommandRunner define_bench(CLI::App& sub) {
     } else if (auto parsed = gpu::bench_report_from_json(*j); parsed) {
       r = std::move(*parsed);
     } else {
-      r.child_failure = "unreadable report: " + parsed.error().message;
+      // Our own child printed a report of the wrong shape: a bug, one line, exit 3.
+      io.err << "tfgpu bench: the benchmark process's report is unreadable: " << parsed.error().message << "\n";
+      return static_cast<int>(kExitInternal);
     }
     report::PeakFigures peaks = report::find_peaks(*kb, io.host, r.device);
     switch (io.global.format) {
       case OutputFormat::kJson:
-        io.out << report::bench_json(r, peaks).dump(2) << "\n";
+        io.out << dump_json(report::bench_json(r, peaks)) << "\n";
         break;
       case OutputFormat::kMarkdown:
         io.out << report::render_bench_markdown(r, peaks);

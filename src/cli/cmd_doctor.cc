@@ -17,6 +17,7 @@
 #include "report/doctor_report.h"
 #include "snapshot/snapshot_json.h"
 #include "util/error.h"
+#include "util/json_text.h"
 
 namespace tfgpu {
 
@@ -108,7 +109,7 @@ int run_doctor(CommandIo& io, const DoctorOptions& opt) {
     case OutputFormat::kJson: {
       nlohmann::json j = doctor_to_json(report);
       if (log) j["log"] = nlohmann::json::parse(report::render_explain_json(*log));
-      io.out << j.dump(2) << "\n";
+      io.out << dump_json(j) << "\n";
       break;
     }
     case OutputFormat::kMarkdown: {

@@ -15,6 +15,7 @@
 #include "kb/kb.h"
 #include "report/explain_report.h"
 #include "util/error.h"
+#include "util/text_encoding.h"
 
 namespace tfgpu {
 
@@ -52,7 +53,9 @@ CommandRunner define_explain(CLI::App& sub) {
       return static_cast<int>(kExitUsage);
     }
     if (path->empty() || *path == "-") {
-      result = explain::explain_log(std::cin, *sigs, &*kb, options);
+      DecodingStreambuf decoding(std::cin);  // a UTF-8 BOM or UTF-16 (PowerShell's `>`)
+      std::istream decoded(&decoding);
+      result = explain::explain_log(decoded, *sigs, &*kb, options);
       // std::cin reads through stdio: a read error (stdin a directory, EIO) shows there.
       if (std::ferror(stdin)) {
         io.err << "tfgpu explain: reading standard input failed (is it a directory or a closed device?)\n";
@@ -69,7 +72,9 @@ CommandRunner define_explain(CLI::App& sub) {
         io.err << "tfgpu explain: cannot open " << *path << ": " << std::strerror(errno) << "\n";
         return static_cast<int>(kExitUsage);
       }
-      result = explain::explain_log(in, *sigs, &*kb, options);
+      DecodingStreambuf decoding(in);
+      std::istream decoded(&decoding);
+      result = explain::explain_log(decoded, *sigs, &*kb, options);
       if (in.bad()) {
         io.err << "tfgpu explain: reading " << *path << " failed: " << std::strerror(errno) << "\n";
         return static_cast<int>(kExitUsage);

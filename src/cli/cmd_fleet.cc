@@ -17,6 +17,7 @@
 #include "snapshot/snapshot_json.h"
 #include "util/error.h"
 #include "util/json_stream.h"
+#include "util/json_text.h"
 #include "util/strings.h"
 
 namespace tfgpu {
@@ -131,7 +132,7 @@ int run_fleet(CommandIo& io, const FleetOptions& opt) {
   fleet::FleetReport report = run.finish();
   switch (io.global.format) {
     case OutputFormat::kJson:
-      io.out << fleet::fleet_to_json(report).dump(2) << "\n";
+      io.out << dump_json(fleet::fleet_to_json(report)) << "\n";
       break;
     case OutputFormat::kMarkdown:
       io.out << fleet::render_fleet_markdown(report);

@@ -8,6 +8,7 @@
 #include "kb/matrix.h"
 #include "report/matrix_report.h"
 #include "util/error.h"
+#include "util/json_text.h"
 
 namespace tfgpu {
 
@@ -65,7 +66,7 @@ CommandRunner define_matrix(CLI::App& sub) {
       io.err << "tfgpu matrix: " << result.error().message << "\n";
       return exit_code_for(result.error());
     }
-    if (io.global.format == OutputFormat::kJson) io.out << matrix_to_json(*result).dump(2) << "\n";
+    if (io.global.format == OutputFormat::kJson) io.out << dump_json(matrix_to_json(*result)) << "\n";
     else io.out << render_matrix_text(*result);
     return kExitOk;
   };

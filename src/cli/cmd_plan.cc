@@ -19,6 +19,7 @@
 #include "report/plan_report.h"
 #include "snapshot/snapshot_json.h"
 #include "util/error.h"
+#include "util/json_text.h"
 #include "util/strings.h"
 
 namespace tfgpu {
@@ -145,7 +146,7 @@ int run_plan(CommandIo& io, const PlanOptions& opt) {
     rep.written = std::move(*written);
   }
   switch (io.global.format) {
-    case OutputFormat::kJson: io.out << report::plan_to_json(rep).dump(2) << "\n"; break;
+    case OutputFormat::kJson: io.out << dump_json(report::plan_to_json(rep)) << "\n"; break;
     case OutputFormat::kMarkdown: io.out << report::render_plan_markdown(rep, local_redactor(io.host)); break;
     case OutputFormat::kText: io.out << report::render_plan_text(rep); break;
   }

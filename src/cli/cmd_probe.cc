@@ -18,6 +18,7 @@
 #include "report/prometheus.h"
 #include "snapshot/snapshot_json.h"
 #include "util/error.h"
+#include "util/json_text.h"
 
 namespace tfgpu {
 
@@ -155,7 +156,7 @@ CommandRunner define_probe(CLI::App& sub) {
         redactor.learn_from(s);
         report::redact_json(j, redactor);
       }
-      text = j.dump(2) + "\n";
+      text = dump_json(j) + "\n";
     } else {
       text = render_probe_text(s, a->all_libraries ? ProbeTextDetail::kAllLibraries : ProbeTextDetail::kSummary);
     }

@@ -17,6 +17,8 @@
 #include "kb/kb.h"
 #include "report/verify_render.h"
 #include "util/error.h"
+#include "util/json_text.h"
+#include "util/text_encoding.h"
 
 namespace tfgpu {
 
@@ -38,6 +40,7 @@ Result<std::optional<gpu::TfPrediction>> load_prediction(const Host& host, const
   if (file.empty()) return std::optional<gpu::TfPrediction>{};
   auto text = host.read_file(file, 1u << 20);
   if (!text) return fail(Error::input(text.error().message));
+  *text = decode_text(*text);  // a UTF-8 BOM or UTF-16 (Windows PowerShell 5.1's `>`)
   if (json_nesting_depth(*text) > kMaxJsonDepth)
     return fail(Error::input(fmt::format("{}: JSON nested deeper than {} levels", file, kMaxJsonDepth)));
   auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
@@ -116,7 +119,7 @@ CommandRunner define_verify(CLI::App& sub) {
     }
     switch (io.global.format) {
       case OutputFormat::kJson:
-        io.out << report::verify_json(v).dump(2) << "\n";
+        io.out << dump_json(report::verify_json(v)) << "\n";
         break;
       case OutputFormat::kMarkdown:
         io.out << report::render_verify_markdown(v, local_redactor(io.host));

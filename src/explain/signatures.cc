@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "util/strings.h"
+#include "util/toml_guard.h"
 
 namespace tfgpu::explain {
 
@@ -192,6 +193,8 @@ Signature parse_signature(const toml::table& row) {
 
 Result<SignatureSet> parse_signatures(std::string_view toml_text, std::string_view file_name) {
   toml::table doc;
+  // toml++ 3.3.0 crashes on some shapes of input: checked first (util/toml_guard.h).
+  if (auto guarded = guard_toml(toml_text, file_name); !guarded) return fail(guarded.error());
   try {
     doc = toml::parse(toml_text, file_name);
   } catch (const toml::parse_error& e) {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
@@ -846,6 +847,46 @@ nlohmann::json load_json(const LoadOutcome& l) {
   return {{"tried", l.tried}, {"errors", l.errors}, {"opened", l.opened}, {"path", l.path}};
 }
 
+// Typed fields of the child's report: a field of the wrong type is named, never read as
+// something else (nlohmann's value() throws a type error that names no field).
+struct MalformedReport {
+  std::string why;
+};
+
+const nlohmann::json* typed(const nlohmann::json& j, const char* key, bool (nlohmann::json::*is)() const noexcept,
+                            const char* want) {
+  auto it = j.find(key);
+  if (it == j.end() || it->is_null()) return nullptr;
+  if (!((*it).*is)()) throw MalformedReport{fmt::format("'{}' is {}, not {}", key, it->type_name(), want)};
+  return &*it;
+}
+
+std::string str_of(const nlohmann::json& j, const char* key) {
+  const auto* v = typed(j, key, &nlohmann::json::is_string, "a string");
+  return v ? v->get<std::string>() : std::string();
+}
+
+double num_of(const nlohmann::json& j, const char* key) {
+  const auto* v = typed(j, key, &nlohmann::json::is_number, "a number");
+  return v ? v->get<double>() : 0.0;
+}
+
+template <typename T>
+T int_of(const nlohmann::json& j, const char* key) {
+  const auto* v = typed(j, key, &nlohmann::json::is_number_integer, "an integer");
+  if (!v) return T{};
+  if (v->is_number_unsigned()) {
+    auto u = v->get<uint64_t>();
+    if (u > static_cast<uint64_t>(std::numeric_limits<T>::max())) throw MalformedReport{fmt::format("'{}' is out of range", key)};
+    return static_cast<T>(u);
+  }
+  auto i = v->get<int64_t>();
+  if (i < static_cast<int64_t>(std::numeric_limits<T>::min()) ||
+      (i > 0 && static_cast<uint64_t>(i) > static_cast<uint64_t>(std::numeric_limits<T>::max())))
+    throw MalformedReport{fmt::format("'{}' is out of range", key)};
+  return static_cast<T>(i);
+}
+
 LoadOutcome load_from_json(const nlohmann::json& j) {
   LoadOutcome l;
   if (!j.is_object()) return l;
@@ -860,7 +901,7 @@ LoadOutcome load_from_json(const nlohmann::json& j) {
   };
   l.tried = list("tried");
   l.errors = list("errors");
-  l.opened = j.value("opened", "");
+  l.opened = str_of(j, "opened");
   l.path = j.value("path", "");
   return l;
 }
@@ -919,59 +960,63 @@ nlohmann::json to_json(const BenchReport& r) {
 }
 
 Result<BenchReport> bench_report_from_json(const nlohmann::json& j) {
-  if (!j.is_object() || j.value("schema", "") != "tfgpu.bench/1") {
-    return fail(Error::input("not a tfgpu.bench/1 report"));
-  }
   try {
+    if (!j.is_object()) throw MalformedReport{fmt::format("it is {}, not an object", j.type_name())};
+    if (str_of(j, "schema") != "tfgpu.bench/1") return fail(Error::input("not a tfgpu.bench/1 report"));
     BenchReport r;
-    r.mode = j.value("mode", "");
-    r.warmup = j.value("warmup", 0);
-    r.reps = j.value("reps", 0);
+    r.mode = str_of(j, "mode");
+    r.warmup = int_of<int>(j, "warmup");
+    r.reps = int_of<int>(j, "reps");
     if (auto it = j.find("driver_library"); it != j.end()) r.driver_load = load_from_json(*it);
     if (auto it = j.find("cublas_library"); it != j.end()) r.cublas_load = load_from_json(*it);
-    r.driver_cuda_version = j.value("driver_cuda_version", 0);
-    r.cublas_version = j.value("cublas_version", 0);
+    r.driver_cuda_version = int_of<int>(j, "driver_cuda_version");
+    r.cublas_version = int_of<int>(j, "cublas_version");
     if (auto it = j.find("cublaslt_library"); it != j.end()) r.cublaslt_load = load_from_json(*it);
-    r.cublaslt_version = j.value("cublaslt_version", 0);
-    r.fp8_note = j.value("fp8_note", "");
-    r.child_failure = j.value("child_failure", "");
-    nlohmann::json vj = {{"schema", "tfgpu.verify/1"}, {"steps", j.value("steps", nlohmann::json::array())}};
-    if (auto it = j.find("device"); it != j.end() && it->is_object()) vj["devices"] = nlohmann::json::array({*it});
+    r.cublaslt_version = int_of<int>(j, "cublaslt_version");
+    r.fp8_note = str_of(j, "fp8_note");
+    r.child_failure = str_of(j, "child_failure");
+    const auto* steps = typed(j, "steps", &nlohmann::json::is_array, "an array");
+    nlohmann::json vj = {{"schema", "tfgpu.verify/1"}, {"steps", steps ? *steps : nlohmann::json::array()}};
+    if (const auto* d = typed(j, "device", &nlohmann::json::is_object, "an object")) vj["devices"] = nlohmann::json::array({*d});
     auto v = verify_report_from_json(vj);
     if (!v) return fail(v.error());
     r.steps = std::move(v->steps);
     if (!v->devices.empty()) r.device = std::move(v->devices[0]);
-    if (auto it = j.find("gemm"); it != j.end() && it->is_array()) {
-      for (const auto& gj : *it) {
+    if (const auto* gemm = typed(j, "gemm", &nlohmann::json::is_array, "an array")) {
+      for (const auto& gj : *gemm) {
+        if (!gj.is_object()) throw MalformedReport{fmt::format("a 'gemm' row is {}, not an object", gj.type_name())};
         GemmResult g;
-        auto p = parse_precision(gj.value("precision", ""));
+        auto p = parse_precision(str_of(gj, "precision"));
         if (!p) return fail(p.error());
         g.precision = *p;
-        g.m = gj.value("m", 0);
-        g.n = gj.value("n", 0);
-        g.k = gj.value("k", 0);
+        g.m = int_of<decltype(g.m)>(gj, "m");
+        g.n = int_of<decltype(g.n)>(gj, "n");
+        g.k = int_of<decltype(g.k)>(gj, "k");
         g.times_ms = times_from_json(gj);
-        g.median_ms = gj.value("median_ms", 0.0);
-        g.tflops = gj.value("tflops", 0.0);
-        g.check = gj.value("check", "");
-        g.error = gj.value("error", "");
+        g.median_ms = num_of(gj, "median_ms");
+        g.tflops = num_of(gj, "tflops");
+        g.check = str_of(gj, "check");
+        g.error = str_of(gj, "error");
         r.gemm.push_back(std::move(g));
       }
     }
-    if (auto it = j.find("bandwidth"); it != j.end() && it->is_array()) {
-      for (const auto& bj : *it) {
+    if (const auto* bw = typed(j, "bandwidth", &nlohmann::json::is_array, "an array")) {
+      for (const auto& bj : *bw) {
+        if (!bj.is_object()) throw MalformedReport{fmt::format("a 'bandwidth' row is {}, not an object", bj.type_name())};
         BandwidthResult b;
-        b.id = bj.value("id", "");
-        b.bytes = bj.value("bytes", uint64_t{0});
-        b.bytes_counted = bj.value("bytes_counted", uint64_t{0});
+        b.id = str_of(bj, "id");
+        b.bytes = int_of<uint64_t>(bj, "bytes");
+        b.bytes_counted = int_of<uint64_t>(bj, "bytes_counted");
         b.times_ms = times_from_json(bj);
-        b.median_ms = bj.value("median_ms", 0.0);
-        b.gbs = bj.value("gb_per_s", 0.0);
-        b.error = bj.value("error", "");
+        b.median_ms = num_of(bj, "median_ms");
+        b.gbs = num_of(bj, "gb_per_s");
+        b.error = str_of(bj, "error");
         r.bandwidth.push_back(std::move(b));
       }
     }
     return r;
+  } catch (const MalformedReport& e) {
+    return fail(Error::input(fmt::format("malformed bench report: {}", e.why)));
   } catch (const nlohmann::json::exception& e) {
     return fail(Error::input(fmt::format("malformed bench report: {}", e.what())));
   }

@@ -17,7 +17,7 @@ const char* platform_name(Platform p) {
 }
 
 std::string ProcessResult::describe() const {
-  if (timed_out) return "killed after the timeout (it hung)";
+  if (timed_out) return "timed out: killed after the timeout with its whole process tree (it hung)";
   if (signal != 0) {
     // Windows reports a crash as an NTSTATUS exception code (0xC0000005 = access violation).
     if (static_cast<unsigned>(signal) > 255u) return fmt::format("crashed: exception 0x{:08X}", static_cast<unsigned>(signal));

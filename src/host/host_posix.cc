@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <mutex>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -337,8 +341,69 @@ class PosixHost final : public Host {
 };
 
 
+// Children of run() still waited for (a multiset: a pid reaped by one thread may come
+// back as another thread's child before the first one has unregistered it).
+std::mutex g_children_mutex;
+std::multiset<pid_t> g_children;
+
+// Orphans of a child's process tree come back to us instead of init (Linux >= 3.4):
+// a vendor library that forks a setsid() grandchild can then still be found and killed.
+// prctl(2): PR_SET_CHILD_SUBREAPER.
+void become_subreaper() {
+#ifdef __linux__
+  static std::once_flag once;
+  std::call_once(once, [] { ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); });
+#endif
+}
+
+// Our child processes that no run() waits for: orphans of a child's tree (reparented to
+// us by PR_SET_CHILD_SUBREAPER). proc(5): /proc/PID/task/TID/children.
+std::vector<pid_t> stray_children() {
+  std::vector<pid_t> found;
+  std::string dir = fmt::format("/proc/{}/task", ::getpid());
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return found;
+  while (auto* e = ::readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    int fd = ::open((dir + "/" + e->d_name + "/children").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    std::string text;
+    char buf[4096];
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) text.append(buf, static_cast<size_t>(n));
+    ::close(fd);
+    for (const char* p = text.c_str(); *p;) {
+      char* next = nullptr;
+      long v = std::strtol(p, &next, 10);
+      if (next == p) break;
+      if (v > 0) found.push_back(static_cast<pid_t>(v));
+      p = next;
+    }
+  }
+  ::closedir(d);
+  std::lock_guard lock(g_children_mutex);
+  std::erase_if(found, [](pid_t p) { return g_children.count(p) > 0; });
+  return found;
+}
+
+// Kills and reaps the strays, and theirs, until none is left (bounded: a fork bomb is
+// given 64 rounds).
+void kill_strays() {
+  for (int round = 0; round < 64; ++round) {
+    auto strays = stray_children();
+    if (strays.empty()) return;
+    for (pid_t p : strays) {
+      ::kill(p, SIGKILL);
+    }
+    for (pid_t p : strays) {
+      // SIGKILL ends even a stopped process; waited for at most ~2 s each (D state).
+      for (int i = 0; i < 200 && ::waitpid(p, nullptr, WNOHANG) == 0; ++i) ::usleep(10000);
+    }
+  }
+}
+
 Result<ProcessResult> PosixHost::run(const ProcessSpec& spec) const {
   if (spec.argv.empty()) return fail(Error::internal("run: empty argv"));
+  become_subreaper();
   int out_pipe[2], err_pipe[2], in_pipe[2];
   // Close-on-exec from the start (pipe2): the probe runs children from two threads, and a
   // pipe end inherited by the other thread's child would hold our EOF until it exits.
@@ -364,18 +429,26 @@ Result<ProcessResult> PosixHost::run(const ProcessSpec& spec) const {
   for (auto& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
 
-  pid_t pid = ::fork();
-  if (pid < 0) return fail(Error::io(fmt::format("fork: {}", std::strerror(errno))));
-  if (pid == 0) {
-    ::setpgid(0, 0);  // own process group: a timeout kills grandchildren too
-    ::dup2(in_pipe[0], 0);
-    ::dup2(out_pipe[1], 1);
-    ::dup2(err_pipe[1], 2);
-    ::execvpe(argv[0], argv.data(), envp.data());
-    const char msg[] = "tfgpu: exec failed\n";
-    [[maybe_unused]] auto w = ::write(2, msg, sizeof msg - 1);
-    ::_exit(127);
+  pid_t pid;
+  {
+    // Registered under the lock that stray_children() reads under: another thread's
+    // sweep never takes this child for an orphan.
+    std::lock_guard lock(g_children_mutex);
+    pid = ::fork();
+    if (pid < 0) return fail(Error::io(fmt::format("fork: {}", std::strerror(errno))));
+    if (pid == 0) {
+      ::setpgid(0, 0);  // own process group: the deadline kills grandchildren too
+      ::dup2(in_pipe[0], 0);
+      ::dup2(out_pipe[1], 1);
+      ::dup2(err_pipe[1], 2);
+      ::execvpe(argv[0], argv.data(), envp.data());
+      const char msg[] = "tfgpu: exec failed\n";
+      [[maybe_unused]] auto w = ::write(2, msg, sizeof msg - 1);
+      ::_exit(127);
+    }
+    g_children.insert(pid);
   }
+  ::setpgid(pid, pid);  // also from here: no window in which a kill(-pid) misses it
   ::close(in_pipe[0]);
   ::close(out_pipe[1]);
   ::close(err_pipe[1]);
@@ -385,25 +458,51 @@ Result<ProcessResult> PosixHost::run(const ProcessSpec& spec) const {
   }
   ::close(in_pipe[1]);
 
+  // The deadline holds whatever the child does: it may close its stdout/stderr and block,
+  // stop itself, or leave a grandchild holding the pipes open. So the loop ends when the
+  // child has exited (seen through a pidfd, or a 50 ms check) and its pipes are drained,
+  // or at the deadline; never on EOF alone.
   ProcessResult result;
   auto deadline = std::chrono::steady_clock::now() + spec.timeout;
-  struct pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
+#ifdef SYS_pidfd_open
+  int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+#else
+  int pidfd = -1;
+#endif
+  struct pollfd fds[3] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}, {pidfd, POLLIN, 0}};
   std::string* sinks[2] = {&result.out, &result.err};
   int open_fds = 2;
-  while (open_fds > 0) {
+  bool child_ended = false;
+  auto check_ended = [&] {
+    siginfo_t info{};
+    // WNOWAIT: the child stays a zombie, so its pid (and process group id) cannot be
+    // reused before the kill(-pid) below.
+    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+      child_ended = true;
+  };
+  for (;;) {
+    if (!child_ended) check_ended();
+    if (child_ended && open_fds == 0) break;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
-      result.timed_out = true;
-      ::kill(-pid, SIGKILL);
-      ::kill(pid, SIGKILL);
+      result.timed_out = !child_ended;
       break;
     }
-    int rc = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
-    if (rc < 0 && errno != EINTR) break;
+    if (child_ended) fds[2].fd = -1;  // a pidfd stays readable once the child has ended
+    int wait_ms = child_ended ? 0 : static_cast<int>(std::min<long long>(left.count(), fds[2].fd >= 0 ? 1000 : 50));
+    int rc = ::poll(fds, 3, wait_ms);
+    if (rc < 0 && errno != EINTR) {
+      result.timed_out = !child_ended;  // cannot watch it any more: it is killed, never waited on blindly
+      break;
+    }
+    // The child has ended and nothing is buffered: whoever still holds the pipes (a
+    // grandchild) is not waited for.
+    if (rc == 0 && child_ended) break;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       char buf[65536];
       ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
       if (n <= 0) {
         ::close(fds[i].fd);
         fds[i].fd = -1;
@@ -415,12 +514,23 @@ Result<ProcessResult> PosixHost::run(const ProcessSpec& spec) const {
       }
     }
   }
-  for (auto& f : fds) {
-    if (f.fd >= 0) ::close(f.fd);
+  for (int i = 0; i < 2; ++i) {
+    if (fds[i].fd >= 0) ::close(fds[i].fd);
   }
+  if (pidfd >= 0) ::close(pidfd);
+  // The whole tree goes after the child: its process group (also after a normal exit,
+  // while the zombie keeps the group id ours), the child itself if it left the group, and
+  // below the orphans that came back to us.
+  ::kill(-pid, SIGKILL);
+  if (result.timed_out) ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  {
+    std::lock_guard lock(g_children_mutex);
+    if (auto it = g_children.find(pid); it != g_children.end()) g_children.erase(it);
+  }
+  kill_strays();
   if (!result.timed_out) {
     if (WIFEXITED(status)) {
       result.exited = true;

@@ -10,6 +10,7 @@
 
 #include "kb/kb.h"
 #include "util/strings.h"
+#include "util/toml_guard.h"
 
 namespace tfgpu::kb {
 
@@ -399,6 +400,8 @@ Result<KnowledgeBase> load_texts(std::span<const EmbeddedFile> files) {
       else if (name == "gpus.toml") fn = &KbLoader::load_gpus;
       if (!fn) continue;  // another slice's table (log signatures, ...)
       toml::table doc;
+      // toml++ 3.3.0 crashes on some shapes of input: checked first (util/toml_guard.h).
+      if (auto guarded = guard_toml(f.text, name); !guarded) return fail(guarded.error());
       try {
         doc = toml::parse(f.text, std::string(name));
       } catch (const toml::parse_error& e) {
@@ -435,6 +438,17 @@ Result<KnowledgeBase> load_directory(const Host& host, const std::string& dir) {
     texts.emplace_back(e.name, std::move(*text));
   }
   std::sort(texts.begin(), texts.end());
+  // Every file the built-in copy has must be there: a missing one is an error naming it,
+  // not a knowledge base silently missing its tables.
+  for (const auto& e : embedded_kb_files()) {
+    bool present = std::any_of(texts.begin(), texts.end(), [&](const auto& t) { return t.first == e.name; });
+    if (!present) {
+      std::vector<std::string> names;
+      for (const auto& n : embedded_kb_files()) names.emplace_back(n.name);
+      return fail(Error::input(fmt::format("--kb {}: {}/{} is missing (a knowledge base directory holds {})", dir, dir,
+                                           e.name, join(names, ", "))));
+    }
+  }
   std::vector<EmbeddedFile> files;
   for (const auto& [name, text] : texts) files.push_back({name, text});
   auto kb = load_texts(files);

@@ -4,6 +4,7 @@
 #include "plan/lock.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <fmt/format.h>
@@ -11,9 +12,24 @@
 #include <toml++/toml.h>
 
 #include "util/strings.h"
+#include "util/text_encoding.h"
+#include "util/toml_guard.h"
 
 namespace tfgpu::plan {
 namespace {
+
+// A Windows directory as the file system resolves it: case-insensitive, '/' is '\', and
+// repeated or trailing separators do not matter (a UNC path keeps its leading "\\").
+std::string windows_path_key(const std::string& p) {
+  std::string out;
+  for (size_t i = 0; i < p.size(); ++i) {
+    char c = p[i] == '/' ? '\\' : static_cast<char>(std::tolower(static_cast<unsigned char>(p[i])));
+    if (c == '\\' && i > 1 && !out.empty() && out.back() == '\\') continue;
+    out += c;
+  }
+  while (out.size() > 1 && out.back() == '\\') out.pop_back();
+  return out;
+}
 
 std::string replace_all(std::string s, std::string_view from, std::string_view to) {
   for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size()) s.replace(pos, from.size(), to);
@@ -111,7 +127,12 @@ Result<Lock> build_lock(const PlanResult& plan, const kb::KnowledgeBase& kb, con
         if (wp) {
           for (auto e : wp->entries) {
             e = replace_all(std::move(e), "{cuda_root}", l.cuda_root);
-            l.path_entries.push_back(replace_all(std::move(e), "{cudnn_root}", l.cudnn_root));
+            e = replace_all(std::move(e), "{cudnn_root}", l.cudnn_root);
+            // cuDNN copied into the toolkit (cudnn_root == cuda_root) gives "{cuda_root}\bin"
+            // twice: PATH gets each directory once (compared as Windows does: case and a
+            // trailing backslash do not matter).
+            auto same = [&](const std::string& x) { return windows_path_key(x) == windows_path_key(e); };
+            if (std::none_of(l.path_entries.begin(), l.path_entries.end(), same)) l.path_entries.push_back(std::move(e));
           }
           add_pk_source(fmt::format("Windows PATH entries for TF {}", wp->tf.str()), wp->prov);
         }
@@ -238,8 +259,14 @@ const toml::table& get_table(const toml::table& doc, std::string_view key) {
 
 }  // namespace
 
-Result<Lock> parse_lock(std::string_view text, std::string_view name) {
+Result<Lock> parse_lock(std::string_view raw, std::string_view name) {
+  // A lock saved by Windows tools may carry a BOM or be UTF-16 (PowerShell 5.1's `>`).
+  std::string decoded;
+  std::string_view text = raw;
+  if (detect_bom(raw) != TextEncoding::kPlain) text = decoded = decode_text(raw);
   toml::table doc;
+  // toml++ 3.3.0 crashes on some shapes of input: checked first (util/toml_guard.h).
+  if (auto guarded = guard_toml(text, name); !guarded) return fail(guarded.error());
   try {
     doc = toml::parse(text, std::string(name));
   } catch (const toml::parse_error& e) {

@@ -6,6 +6,8 @@
 
 #include <toml++/toml.h>
 
+#include "util/toml_guard.h"
+
 namespace tfgpu::plan {
 namespace {
 
@@ -129,6 +131,8 @@ const AndCudaGap* Packaging::and_cuda_gap(const Version& tf, const Version& pyth
 Result<Packaging> parse_packaging(std::string_view text, std::string_view name) {
   Packaging out;
   toml::table doc;
+  // toml++ 3.3.0 crashes on some shapes of input: checked first (util/toml_guard.h).
+  if (auto guarded = guard_toml(text, name); !guarded) return fail(guarded.error());
   try {
     doc = toml::parse(text, std::string(name));
   } catch (const toml::parse_error& e) {
@@ -181,6 +185,8 @@ Result<Packaging> load_packaging(const Host& host, const std::string& kb_dir) {
       if (!p) return fail(Error::input(fmt::format("--kb {}: {}", kb_dir, p.error().message)));
       return p;
     }
+    // Not the built-in copy instead: --kb DIR is the whole knowledge base.
+    return fail(Error::input(fmt::format("--kb {}: {} is missing", kb_dir, path)));
   }
   return load_packaging(embedded_kb_files());
 }

@@ -131,7 +131,9 @@ void probe_driver(const Host& host, const ProbeOptions& options, Snapshot& s) {
     // Nothing loaded and no kernel module: no driver here, a fact, not a failure,
     // unless a library was found and then misbehaved (crash, hang, init error).
     bool found_something = false;
-    for (const auto& a : d.attempts) found_something = found_something || !a.opened.empty() || a.init_result.starts_with("crashed") || a.init_result.starts_with("timed out");
+    for (const auto& a : d.attempts) found_something = found_something || !a.opened.empty() || a.init_result.starts_with("crashed") ||
+                                                             a.init_result.starts_with("timed out") ||
+                                                             a.init_result.starts_with("failed");
     std::vector<std::string> why;
     for (const auto& a : d.attempts) why.push_back(a.library + ": " + (a.init_result.empty() ? (a.errors.empty() ? "not loaded" : a.errors.front()) : a.init_result));
     d.state = {found_something ? ProbeStatus::kFailed : ProbeStatus::kAbsent,

@@ -61,9 +61,13 @@ ChildAnswer run_vendor_child(const Host& host, const ProbeOptions& options, Vend
   }
   json j = json::parse(r->out, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) {
+    // A library that exits (even with 0) while being loaded or initialised is a failure
+    // of that library, not the absence of a driver.
     std::string why = first_line_of(r->err);
-    a.attempt.init_result = fmt::format("failed: the probe child ({}) printed no answer{}", r->describe(),
-                                        why.empty() ? "" : ": " + why);
+    std::string stage = last_stage(r->err);
+    a.attempt.init_result = fmt::format("failed: the probe child ({}) printed no answer{}{}", r->describe(),
+                                        stage.empty() ? "" : " in " + stage, why.empty() ? "" : ": " + why);
+    if (!path.empty()) a.attempt.tried = {path};
     a.summary = a.attempt.init_result;
     return a;
   }

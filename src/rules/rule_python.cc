@@ -1,6 +1,7 @@
 // Rule: a Python TensorFlow can run on. 32-bit interpreters get no wheel at all; a
 // Python outside a release's tested list has no official wheel (KB python_<os>).
 #include <algorithm>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -27,10 +28,13 @@ std::vector<Finding> rule_python(const Snapshot& s, const kb::KnowledgeBase& kb)
   auto p = wheel_platform(s);
   if (!p || !probed(s.python_state)) return out;
   auto tfs = tf_envs(s, kb);
+  // Each environment's TF entry, found through a map (a scan per environment would be
+  // quadratic in the number of environments).
+  std::unordered_map<const PythonEnv*, const TfEnv*> tf_of;
+  for (const auto& t : tfs) tf_of[t.py] = &t;
   for (const auto& py : s.pythons) {
-    const TfEnv* e = nullptr;
-    for (const auto& t : tfs)
-      if (t.py == &py) e = &t;
+    auto found = tf_of.find(&py);
+    const TfEnv* e = found == tf_of.end() ? nullptr : found->second;
     // Only environments that matter: those with TF, and the active one (where the
     // user will `pip install tensorflow`).
     if (!e && !py.active) continue;

@@ -1,6 +1,11 @@
 #include "rules/verdict.h"
 
 #include <algorithm>
+#include <iterator>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -36,26 +41,51 @@ int doctor_exit_code(const std::vector<Finding>& findings) {
 
 namespace {
 
-std::vector<const Finding*> blockers_for(const std::vector<Finding>& findings, const std::string& env) {
-  std::vector<const Finding*> out;
+// Blockers by environment ("" = the machine's, which hold for every environment), in
+// findings order: built once, so that the verdicts stay linear in the number of findings.
+using BlockerIndex = std::unordered_map<std::string, std::vector<const Finding*>>;
+BlockerIndex index_blockers(const std::vector<Finding>& findings) {
+  BlockerIndex out;
   for (const auto& f : findings)
-    if (f.severity == Severity::kBlocker && (f.env.empty() || f.env == env)) out.push_back(&f);
+    if (f.severity == Severity::kBlocker) out[f.env].push_back(&f);
+  return out;
+}
+
+std::vector<const Finding*> blockers_for(const BlockerIndex& index, const std::string& env) {
+  std::vector<const Finding*> out;
+  auto machine = index.find("");
+  auto own = env.empty() ? index.end() : index.find(env);
+  // Merged back into findings order (both lists are in it), then by how fundamental.
+  const std::vector<const Finding*> none;
+  const auto& a = machine == index.end() ? none : machine->second;
+  const auto& b = own == index.end() ? none : own->second;
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
   std::stable_sort(out.begin(), out.end(),
-                   [](const Finding* a, const Finding* b) { return fundamental_rank(a->id) < fundamental_rank(b->id); });
+                   [](const Finding* x, const Finding* y) { return fundamental_rank(x->id) < fundamental_rank(y->id); });
   return out;
 }
 
 // GPUs the TF build will register: the driver's count (or the bus), minus the ones
 // hidden by CUDA_VISIBLE_DEVICES, minus those below the build's compute capability.
-std::optional<int> usable_gpus(const Snapshot& s, const kb::KnowledgeBase& kb, const TfEnv& e) {
+// The GPUs' compute capabilities with how many GPUs have each, read once per snapshot
+// (per environment it would be environments x GPUs: quadratic in the snapshot's size).
+using CcCounts = std::map<kb::ComputeCapability, int>;
+CcCounts cc_counts(const Snapshot& s, const kb::KnowledgeBase& kb) {
+  CcCounts out;
+  for (const auto& g : s.gpus)
+    if (auto cc = gpu_cc(g, kb)) ++out[*cc];
+  return out;
+}
+
+std::optional<int> usable_gpus(const Snapshot& s, const kb::KnowledgeBase& kb, const TfEnv& e, const CcCounts& ccs) {
   int total = -1;
   if (s.driver.state.status == ProbeStatus::kOk && s.driver.device_count >= 0) total = s.driver.device_count;
   else if (!s.gpus.empty()) total = static_cast<int>(s.gpus.size());
   if (total < 0) return std::nullopt;
   int ignored = 0;
   if (e.release)
-    for (const auto& g : s.gpus)
-      if (auto cc = gpu_cc(g, kb); cc && kb.tf_cc_support(*e.release, *cc).support == kb::CcSupport::kIgnored) ++ignored;
+    for (const auto& [cc, count] : ccs)
+      if (kb.tf_cc_support(*e.release, cc).support == kb::CcSupport::kIgnored) ignored += count;
   int n = std::max(0, total - ignored);
   if (auto cvd = env_var(s, "CUDA_VISIBLE_DEVICES")) {
     int listed = 0;
@@ -128,6 +158,8 @@ std::vector<VerdictLibrary> verdict_libraries(const Snapshot& s, const kb::Knowl
 std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& kb, const std::vector<Finding>& findings) {
   std::vector<Verdict> out;
   auto envs = tf_envs(s, kb);
+  const BlockerIndex blockers_by_env = index_blockers(findings);
+  const CcCounts ccs = cc_counts(s, kb);
   if (envs.empty()) {
     Verdict v;
     if (!probed(s.python_state)) {
@@ -155,7 +187,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
       v.sentence = fmt::format("Cannot tell whether TensorFlow will use the GPU, because {}; run: {}.", join_because(v.because),
                                join(v.run, "; "));
       std::vector<std::string> blocked;
-      for (const Finding* b : blockers_for(findings, "")) {
+      for (const Finding* b : blockers_for(blockers_by_env, "")) {
         v.blocker_ids.push_back(b->id);
         blocked.push_back(b->title);
       }
@@ -165,7 +197,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
       return out;
     }
     v.kind = VerdictKind::kNoTensorflow;
-    for (const Finding* b : blockers_for(findings, "")) {
+    for (const Finding* b : blockers_for(blockers_by_env, "")) {
       v.blocker_ids.push_back(b->id);
       v.because.push_back(b->title);
     }
@@ -187,7 +219,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
     v.tf_version = e.tf->version;
     v.libraries = verdict_libraries(s, kb, e);
     std::string who = fmt::format("TensorFlow {} in {}", e.tf->version, e.label);
-    auto blockers = blockers_for(findings, e.label);
+    auto blockers = blockers_for(blockers_by_env, e.label);
     if (!blockers.empty()) {
       v.kind = VerdictKind::kWillNotUseGpu;
       for (const Finding* b : blockers) {
@@ -212,7 +244,7 @@ std::vector<Verdict> build_verdicts(const Snapshot& s, const kb::KnowledgeBase& 
       v.because.push_back("the CUDA/cuDNN libraries were not probed");
       v.run.push_back("tfgpu doctor on the machine itself (or `tfgpu probe --json` there and `tfgpu doctor --snapshot FILE` here)");
     }
-    auto n = usable_gpus(s, kb, e);
+    auto n = usable_gpus(s, kb, e, ccs);
     if (!n) v.because.push_back("the number of GPUs is not known");
     if (!v.because.empty()) {
       v.kind = VerdictKind::kCannotTell;

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include "util/json_text.h"
+#include "util/text_encoding.h"
+
 namespace tfgpu {
 
 NLOHMANN_JSON_SERIALIZE_ENUM(ProbeStatus, {{ProbeStatus::kNotProbed, "not_probed"},
@@ -106,6 +109,12 @@ Result<void> check_enums(const nlohmann::json& j, const std::string& path) {
 
 Result<Snapshot> snapshot_from_json(const nlohmann::json& j) {
   if (!j.is_object()) return fail(Error::input("snapshot: expected a JSON object at the top level"));
+  if (j.contains("invalid_utf8")) {
+    // Strings that were not UTF-8 (paths are bytes): their exact bytes back in place.
+    nlohmann::json restored = j;
+    restore_invalid_utf8(restored);
+    return snapshot_from_json(restored);
+  }
   auto version = j.find("schema_version");
   if (version == j.end() || !version->is_number_integer()) {
     return fail(Error::input("snapshot: missing integer 'schema_version' (is this a `tfgpu probe --json` file?)"));
@@ -151,7 +160,11 @@ size_t json_nesting_depth(std::string_view text, size_t limit) {
   return deepest;
 }
 
-Result<Snapshot> parse_snapshot(std::string_view text, std::string_view origin_name) {
+Result<Snapshot> parse_snapshot(std::string_view raw, std::string_view origin_name) {
+  // Windows PowerShell 5.1's `probe --json > FILE` writes UTF-16 LE with a BOM.
+  std::string decoded;
+  std::string_view text = raw;
+  if (detect_bom(raw) != TextEncoding::kPlain) text = decoded = decode_text(raw);
   if (json_nesting_depth(text) > kMaxJsonDepth)
     return fail(Error::input(fmt::format("{}: JSON nested deeper than {} levels: not a snapshot", origin_name, kMaxJsonDepth)));
   nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);

@@ -25,6 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../support/mock_hostile.h"
+
 typedef int CUresult;
 typedef int CUdevice;
 typedef unsigned long long CUdeviceptr;
@@ -112,6 +114,7 @@ CUresult cuGetErrorString(CUresult e, const char** s) {
 
 CUresult cuInit(unsigned flags) {
   if (flags != 0) return E_INVALID_VALUE;
+  mock_hostile_init();
   if (is("crash")) raise(SIGSEGV);
   if (is("hang")) {
     for (;;) pause();

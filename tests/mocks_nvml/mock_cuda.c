@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../support/mock_hostile.h"
 
 static int is(const char* m) {
   const char* v = getenv("TFGPU_MOCK_CUDA");
@@ -11,6 +12,7 @@ static int is(const char* m) {
 }
 
 int cuDriverGetVersion(int* v) {
+  mock_hostile_init();
   if (is("crash")) raise(SIGSEGV);
   *v = 12020;
   return 0;

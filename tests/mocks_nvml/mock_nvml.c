@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../support/mock_hostile.h"
 
 typedef int nvmlReturn_t;
 typedef struct { int index; } mock_device;
@@ -31,6 +32,7 @@ static void copy(char* dst, unsigned len, const char* src) {
 }
 
 static nvmlReturn_t do_init(void) {
+  mock_hostile_init();
   if (is("crash")) raise(SIGSEGV);
   if (is("hang")) for (;;) pause();
   if (is("init_fail")) return 9; /* NVML_ERROR_DRIVER_NOT_LOADED */

@@ -81,7 +81,12 @@ function Add-PathEntries {
   if ($PathEntries.Count -eq 0) { return }
   $current = Get-UserPath
   $parts = @($current -split ';' | Where-Object { $_ -ne '' })
-  $missing = @($PathEntries | Where-Object { -not (Test-PathEntry $parts $_) })
+  # Each directory once, even when two entries name it (cuDNN copied into the toolkit's
+  # folder makes {cudnn_root}\bin the toolkit's bin): checked against what is added too.
+  $missing = @()
+  foreach ($entry in $PathEntries) {
+    if (-not (Test-PathEntry (@($parts) + @($missing)) $entry)) { $missing += $entry }
+  }
   if ($missing.Count -eq 0) { Write-Step 'the user PATH has every entry already'; return }
   if (-not (Test-Path -LiteralPath $PathBackup)) {
     New-Item -ItemType Directory -Force -Path $StateDir | Out-Null
