@@ -94,6 +94,30 @@ TEST(PythonDiscovery, VenvIsItsOwnEnvironmentAndIsActive) {
   EXPECT_FALSE(sys->active);
 }
 
+TEST(PythonDiscovery, TheVenvTfgpuIsInstalledInComesFirstEvenWhenNotActivated) {
+  // `pip install tfgpu` into a venv, then /opt/tools/.../bin/tfgpu run without activating it.
+  FakeHost host;
+  host.set_env("HOME", "/home/u");
+  host.set_env("PATH", "/usr/bin");
+  host.set_self_exe("/opt/tfvenv/bin/tfgpu");
+  host.add_file("/usr/bin/python3.11", test::elf64_stub(), 0755);
+  host.add_symlink("/usr/bin/python3", "python3.11");
+  host.add_file("/opt/tfvenv/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.2\n");
+  host.add_file("/opt/tfvenv/bin/python3", test::elf64_stub(), 0755);
+  host.add_dir("/opt/tfvenv/lib/python3.11/site-packages");
+
+  auto candidates = python::find_interpreters(host, {});
+  ASSERT_FALSE(candidates.empty());
+  EXPECT_EQ(candidates[0].executable, "/opt/tfvenv/bin/python3");
+  EXPECT_EQ(candidates[0].kind, "venv");
+  EXPECT_EQ(candidates[0].name, "tfvenv");
+  EXPECT_EQ(candidates[0].source, "tfgpu's environment");
+
+  // Installed outside any environment (the default /usr/local/bin): nothing extra.
+  host.set_self_exe("/usr/local/bin/tfgpu");
+  for (const auto& c : python::find_interpreters(host, {})) EXPECT_NE(c.source, "tfgpu's environment");
+}
+
 TEST(PythonDiscovery, CondaEnvironmentsFromEnvironmentsTxtAndRoots) {
   FakeHost host;
   host.set_env("HOME", "/home/u");

@@ -159,6 +159,17 @@ std::vector<Candidate> find_interpreters(const Host& host, const std::vector<std
   for (const auto& g : given) add(g, "given", "", "--python");
   if (auto venv = host.env("VIRTUAL_ENV"); venv && !venv->empty())
     add(bin_python(host, *venv), "venv", path_basename(*venv), "VIRTUAL_ENV");
+  // The environment tfgpu itself is installed in (`pip install tfgpu` puts it in the
+  // venv's bin/ or Scripts\, conda in the env's bin/): looked at first even when not activated.
+  if (std::string self = host.self_exe(); !self.empty()) {
+    std::string prefix = prefix_of(host, self);
+    if (prefix != path_dirname(self)) {
+      if (host.is_file(path_join(prefix, "pyvenv.cfg")))
+        add(bin_python(host, prefix), "venv", path_basename(prefix), "tfgpu's environment");
+      else if (host.is_dir(path_join(prefix, "conda-meta")))
+        add(bin_python(host, prefix), "conda", path_basename(prefix), "tfgpu's environment");
+    }
+  }
   if (auto cp = host.env("CONDA_PREFIX"); cp && !cp->empty())
     add(bin_python(host, *cp), "conda", path_basename(*cp), "CONDA_PREFIX");
   // A project's venv, activated or not: .venv/, venv/, env/ (with a pyvenv.cfg) in the
