@@ -26,10 +26,6 @@ class FakeHost final : public Host {
   FakeHost& set_env(const std::string& name, const std::string& value);
   FakeHost& set_os_release(OsRelease r);
   FakeHost& set_current_dir(std::string dir);
-  FakeHost& set_self_exe(std::string path) {
-    self_exe_ = std::move(path);
-    return *this;
-  }
   FakeHost& set_registry_value(const std::string& key, const std::string& value, std::string data);
   // PCI devices (SetupAPI on Windows) and CPUID answers (machine_facts.h); unscripted,
   // they answer not_found like a host without them. An Error makes the call fail with it.
