@@ -331,7 +331,7 @@ std::string man(const CliModel& m) {
   out += ".TP\n2\nusage or input error\n.TP\n3\ninternal error\n";
   out += ".SH ENVIRONMENT\n.TP\n\\fBNO_COLOR\\fR\nno colour in \\fB\\-\\-color=auto\\fR mode\n";
   out += ".TP\n\\fBLC_ALL\\fR, \\fBLC_CTYPE\\fR, \\fBLANG\\fR\nthe first one set must name UTF\\-8 for the "
-         "\\[u2713]/\\[u2717] marks; otherwise ASCII\n";
+         "check marks; otherwise ASCII ones\n";
   out += ".SH SEE ALSO\nThe README and docs/ in the source repository.\n";
   return out;
 }

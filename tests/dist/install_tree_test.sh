@@ -3,7 +3,7 @@
 set -euo pipefail
 build=$1 prefix=$2
 rm -rf "$prefix"
-cmake --install "$build" --prefix "$prefix" >/dev/null
+cmake --install "$build" --prefix "$prefix" --strip >/dev/null
 fail=0
 for f in bin/tfgpu share/man/man1/tfgpu.1 share/bash-completion/completions/tfgpu \
          share/zsh/site-functions/_tfgpu share/fish/vendor_completions.d/tfgpu.fish \

@@ -7,7 +7,9 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 "$bin" __man >"$tmp/tfgpu.1"
 LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$tmp/tfgpu.1" 2>"$tmp/warnings"
 if [ -s "$tmp/warnings" ]; then echo "FAIL: groff warnings:"; cat "$tmp/warnings"; exit 1; fi
-LC_ALL=C.UTF-8 MANWIDTH=100 man -l "$tmp/tfgpu.1" 2>"$tmp/man-err" | col -b >"$tmp/rendered"
+# ASCII rendering (C locale): option names keep their plain hyphens for grep.
+LC_ALL=C MANWIDTH=100 man -l "$tmp/tfgpu.1" 2>"$tmp/man-err" | col -b >"$tmp/rendered"
+LC_ALL=C groff -man -Tascii -ww -z "$tmp/tfgpu.1" 2>>"$tmp/man-err"
 [ -s "$tmp/man-err" ] && { echo "FAIL: man -l:"; cat "$tmp/man-err"; exit 1; }
 fail=0
 cmds=$("$bin" --help | awk '/^Subcommands:/{s=1; next} s && /^  [a-z]/{print $1}')
