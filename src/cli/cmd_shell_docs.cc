@@ -40,6 +40,12 @@ struct CliModel {
   std::vector<CliCommand> commands;
 };
 
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
+  return out;
+}
+
 std::vector<std::string> choices_of(const CLI::Option* opt) {
   // IsMember describes itself as "{a,b,c}"; that is the only validator read here.
   std::string desc;
@@ -74,11 +80,12 @@ void read_options(const CLI::App& app, std::vector<CliOption>& options, std::vec
     for (const auto& l : opt->get_lnames()) o.names.push_back("--" + l);
     for (const auto& s : opt->get_snames()) o.names.push_back("-" + s);
     if (o.names.empty()) continue;
-    if (opt->get_type_size() != 0) {
-      o.value = opt->get_option_text();
-      if (o.value.empty()) o.value = opt->get_type_name();
-      if (o.value.empty()) o.value = "VALUE";
+    if (opt->get_expected_max() != 0) {  // flags expect 0 values
       o.choices = choices_of(opt);
+      o.value = opt->get_option_text();
+      if (o.value.empty() && !o.choices.empty()) o.value = join(o.choices, "|");
+      if (o.value.empty()) o.value = opt->get_type_name().substr(0, opt->get_type_name().find(':'));  // "TEXT:{..}"
+      if (o.value.empty()) o.value = "VALUE";
     }
     o.help = opt->get_description();
     options.push_back(std::move(o));
@@ -95,12 +102,6 @@ CliModel read_model(CLI::App& root) {
     m.commands.push_back(std::move(c));
   }
   return m;
-}
-
-std::string join(const std::vector<std::string>& v, const char* sep) {
-  std::string out;
-  for (size_t i = 0; i < v.size(); ++i) out += (i ? sep : "") + v[i];
-  return out;
 }
 
 std::string all_names(const std::vector<CliOption>& options) {
@@ -303,7 +304,6 @@ std::string man_options(const std::vector<CliOption>& options) {
     out += ".TP\n" + join(names, ", ");
     if (!o.value.empty()) out += " \\fI" + roff(o.value) + "\\fR";
     out += "\n" + roff(o.help);
-    if (!o.choices.empty()) out += " (one of: " + roff(join(o.choices, ", ")) + ")";
     out += "\n";
   }
   return out;

@@ -27,6 +27,8 @@ expect "--snapshot" tfgpu doctor --sn
 expect "--json" tfgpu doctor --js
 expect "always auto never" tfgpu --color ""
 expect "--gpu" tfgpu matrix --gp
+# After a flag (no value), the next word is a command again, not a file.
+expect "doctor" tfgpu --json "do"
 # The hidden internal commands are not offered.
 expect "" tfgpu __
 # Every visible command of `tfgpu --help` is offered at the first word.
