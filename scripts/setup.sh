@@ -9,7 +9,7 @@ packages=(build-essential cmake ninja-build pkg-config ccache
           googletest libgtest-dev libgmock-dev libbenchmark-dev
           shellcheck python3 python3-venv file
           cmark   # CommonMark reference renderer: the Markdown output test renders with it
-          binutils groff-base man-db bsdextrautils python3-yaml)  # dist tests: objdump, man -l, col, the conda recipe
+          binutils groff-base man-db bsdextrautils python3-yaml zsh fish)  # dist tests: objdump, man -l, col, conda recipe, completions
 for arg in "$@"; do
   case "$arg" in
     --windows) packages+=(g++-mingw-w64-x86-64-posix wine64 wine) ;;  # never the win32-thread variant

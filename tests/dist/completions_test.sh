@@ -41,7 +41,11 @@ for shell in zsh fish powershell; do
   for c in $cmds; do grep -q "$c" "$tmp/c.$shell" || { echo "FAIL: $shell completion lacks $c"; fail=1; }; done
 done
 if command -v zsh >/dev/null; then zsh -n "$tmp/c.zsh" && echo "ok: zsh -n"; fi
-if command -v fish >/dev/null; then fish -n "$tmp/c.fish" && echo "ok: fish -n"; fi
+if command -v fish >/dev/null; then
+  fish -n "$tmp/c.fish" && echo "ok: fish -n"
+  got=$(fish -c "source $tmp/c.fish; complete -C 'tfgpu do'; complete -C 'tfgpu doctor --sn'" | cut -f1 | tr '\n' ' ')
+  if [ "$got" = "doctor --snapshot " ]; then echo "ok: fish completes: $got"; else echo "FAIL: fish completes '$got'"; fail=1; fi
+fi
 if "$bin" __completions tcsh >/dev/null 2>"$tmp/err"; then echo "FAIL: unknown shell accepted"; fail=1
 else echo "ok: unknown shell: $(cat "$tmp/err")"; fi
 exit $fail
