@@ -13,7 +13,9 @@
 #include "kb/kb.h"
 #include "probe/kb_namer.h"
 #include "probe/probe.h"
+#include "report/doctor_report.h"
 #include "report/probe_text.h"
+#include "report/prometheus.h"
 #include "snapshot/snapshot_json.h"
 #include "util/error.h"
 
@@ -27,6 +29,7 @@ struct ProbeArgs {
   bool deep = false;
   bool all_libraries = false;
   bool redact = false;
+  bool prometheus = false;  // node_exporter textfile metrics of the doctor's diagnosis
   double timeout_s = 10.0;
   std::string nvml_path;
   std::string cuda_path;
@@ -77,6 +80,9 @@ CommandRunner define_probe(CLI::App& sub) {
   sub.add_flag("--redact", a->redact,
                "With --json: replace user and host names, home folders and GPU UUIDs by placeholders "
                "(a snapshot to publish; doctor reads it as usual)");
+  sub.add_flag("--prometheus", a->prometheus,
+               "Write Prometheus metrics of the doctor's diagnosis (for node_exporter's textfile collector: "
+               "--out DIR/tfgpu.prom) instead of the snapshot");
   sub.add_option("--timeout", a->timeout_s, "Seconds a vendor library may take before it is given up")
       ->check(CLI::Range(0.1, 600.0));
   sub.add_option("--out", a->out,
@@ -88,6 +94,10 @@ CommandRunner define_probe(CLI::App& sub) {
   return [a](CommandIo& io) {
     if (a->redact && io.global.format != OutputFormat::kJson) {
       io.err << "tfgpu probe: --redact goes with --json (tfgpu probe --json --redact)\n";
+      return static_cast<int>(kExitUsage);
+    }
+    if (a->prometheus && io.global.format != OutputFormat::kText) {
+      io.err << "tfgpu probe: --prometheus is an output format of its own: drop --json / --markdown\n";
       return static_cast<int>(kExitUsage);
     }
     probe::ProbeOptions o;
@@ -130,7 +140,15 @@ CommandRunner define_probe(CLI::App& sub) {
     Snapshot s = probe::probe_machine(io.host, o);
     if (!kb_error.empty()) s.notes.push_back("GPUs not named: knowledge base not loaded: " + kb_error);
     std::string text;
-    if (io.global.format == OutputFormat::kJson) {
+    if (a->prometheus) {
+      // The same judgement as `tfgpu doctor`, from the snapshot just taken.
+      if (!kb->has_value()) kb->emplace(kb::load_for_command(io.host, io.global.kb_dir));
+      if (!**kb) {
+        io.err << "tfgpu probe: " << (**kb).error().message << "\n";
+        return exit_code_for((**kb).error());
+      }
+      text = report::render_prometheus(diagnose(s, ***kb), TFGPU_VERSION);
+    } else if (io.global.format == OutputFormat::kJson) {
       nlohmann::json j = snapshot_to_json(s);
       if (a->redact) {
         report::Redactor redactor = local_redactor(io.host);

@@ -27,18 +27,19 @@ void add_unique(std::vector<std::string>& v, std::string_view name) {
   if (std::find(v.begin(), v.end(), name) == v.end()) v.emplace_back(name);
 }
 
-// Replaces `name` where it stands as a whole path component (between separators, or a
-// separator and a non-name character): /data/alice/x, C:\alice, "~alice" stays.
-std::string replace_component(const std::string& text, const std::string& name, std::string_view with) {
+// Replaces each occurrence of `name` that `whole` accepts (given the byte before it, or
+// -1 at the start, and whether a name character follows) with `with`.
+template <typename Whole>
+std::string replace_where(const std::string& text, const std::string& name, std::string_view with, Whole whole) {
   std::string out;
   size_t pos = 0;
   while (true) {
     size_t hit = text.find(name, pos);
     if (hit == std::string::npos) break;
     size_t end = hit + name.size();
-    bool before = hit > 0 && is_path_separator(text[hit - 1]);
+    int prev = hit == 0 ? -1 : static_cast<unsigned char>(text[hit - 1]);
     bool after = end == text.size() || !is_name_char(text[end]);
-    if (before && after) {
+    if (whole(prev) && after) {
       out.append(text, pos, hit - pos);
       out += with;
     } else {
@@ -50,26 +51,15 @@ std::string replace_component(const std::string& text, const std::string& name, 
   return out;
 }
 
-// Replaces `name` where it stands as a whole word (host names: alice-laptop, gpu01.lab).
+// `name` as a whole path component (after a separator, before a non-name character):
+// /data/alice/x, C:\alice; "~alice" stays.
+std::string replace_component(const std::string& text, const std::string& name, std::string_view with) {
+  return replace_where(text, name, with, [](int prev) { return prev >= 0 && is_path_separator(static_cast<char>(prev)); });
+}
+
+// `name` as a whole word (host names: alice-laptop, gpu01.lab).
 std::string replace_word(const std::string& text, const std::string& name, std::string_view with) {
-  std::string out;
-  size_t pos = 0;
-  while (true) {
-    size_t hit = text.find(name, pos);
-    if (hit == std::string::npos) break;
-    size_t end = hit + name.size();
-    bool before = hit == 0 || !is_name_char(text[hit - 1]);
-    bool after = end == text.size() || !is_name_char(text[end]);
-    if (before && after) {
-      out.append(text, pos, hit - pos);
-      out += with;
-    } else {
-      out.append(text, pos, end - pos);
-    }
-    pos = end;
-  }
-  out.append(text, pos, std::string::npos);
-  return out;
+  return replace_where(text, name, with, [](int prev) { return prev < 0 || !is_name_char(static_cast<char>(prev)); });
 }
 
 // Home folders: /home/NAME, /Users/NAME, C:\Users\NAME (also C:/Users and JSON-escaped
