@@ -10,7 +10,8 @@ packages=(build-essential cmake ninja-build pkg-config ccache
           shellcheck python3 python3-venv file
           cmark      # CommonMark reference renderer: the Markdown output test renders with it
           prometheus # promtool: `probe --prometheus` output is checked with `promtool check metrics`
-          slurm-wlm munge)  # a real single-node Slurm for the fleet recipe's test (tests/real/slurm_fleet.sh)
+          slurm-wlm munge  # a real single-node Slurm for the fleet recipe's test (tests/real/slurm_fleet.sh)
+          binutils groff-base man-db bsdextrautils python3-yaml zsh fish)  # dist tests: objdump, man -l, col, conda recipe, completions
 for arg in "$@"; do
   case "$arg" in
     --windows) packages+=(g++-mingw-w64-x86-64-posix wine64 wine) ;;  # never the win32-thread variant

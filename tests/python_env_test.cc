@@ -94,6 +94,38 @@ TEST(PythonDiscovery, VenvIsItsOwnEnvironmentAndIsActive) {
   EXPECT_FALSE(sys->active);
 }
 
+TEST(PythonDiscovery, TheEnvironmentTfgpuIsInstalledInIsFoundFromItsOwnPath) {
+  // `pip install tfgpu` into a venv, then /opt/tfvenv/bin/tfgpu run without activating it.
+  FakeHost host;
+  host.add_file("/opt/tfvenv/pyvenv.cfg", "home = /usr/bin\nversion = 3.11.2\n");
+  host.add_file("/opt/tfvenv/bin/python3", test::elf64_stub(), 0755);
+  auto own = python::own_environment(host, "/opt/tfvenv/bin/tfgpu");
+  ASSERT_TRUE(own.has_value());
+  EXPECT_EQ(own->executable, "/opt/tfvenv/bin/python3");
+  EXPECT_EQ(own->kind, "venv");
+  EXPECT_EQ(own->name, "tfvenv");
+  EXPECT_EQ(own->source, "tfgpu's environment");
+  // conda: the env's conda-meta/ marks it.
+  host.add_file("/home/u/miniconda3/envs/tf/bin/python3", test::elf64_stub(), 0755);
+  host.add_dir("/home/u/miniconda3/envs/tf/conda-meta");
+  auto conda = python::own_environment(host, "/home/u/miniconda3/envs/tf/bin/tfgpu");
+  ASSERT_TRUE(conda.has_value());
+  EXPECT_EQ(conda->kind, "conda");
+  EXPECT_EQ(conda->name, "tf");
+  // Not in an environment: /usr/local/bin (no pyvenv.cfg, no conda-meta), a bare folder.
+  host.add_file("/usr/local/bin/python3", test::elf64_stub(), 0755);
+  EXPECT_FALSE(python::own_environment(host, "/usr/local/bin/tfgpu").has_value());
+  EXPECT_FALSE(python::own_environment(host, "/opt/tfvenv/tfgpu").has_value());
+  EXPECT_FALSE(python::own_environment(host, "").has_value());
+  // Windows: a venv's Scripts\ folder.
+  FakeHost win(Platform::kWindows);
+  win.add_file("C:/Users/u/tfvenv/pyvenv.cfg", "home = C:\\Python311\n");
+  win.add_file("C:/Users/u/tfvenv/Scripts/python.exe", "MZ", 0755);
+  auto w = python::own_environment(win, "C:/Users/u/tfvenv/Scripts/tfgpu.exe");
+  ASSERT_TRUE(w.has_value());
+  EXPECT_EQ(w->executable, "C:/Users/u/tfvenv/Scripts/python.exe");
+}
+
 TEST(PythonDiscovery, CondaEnvironmentsFromEnvironmentsTxtAndRoots) {
   FakeHost host;
   host.set_env("HOME", "/home/u");

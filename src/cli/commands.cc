@@ -14,6 +14,8 @@ CommandRunner define_bench(CLI::App& sub);
 CommandRunner define_verify_child(CLI::App& sub);
 CommandRunner define_bench_child(CLI::App& sub);
 CommandRunner define_probe_driver(CLI::App& sub);
+CommandRunner define_completions(CLI::App& sub);
+CommandRunner define_man(CLI::App& sub);
 
 std::span<const CommandSpec> command_table() {
   static const CommandSpec kCommands[] = {
@@ -29,6 +31,9 @@ std::span<const CommandSpec> command_table() {
       {"__bench-child", "Internal: the measurements of `bench`, run in a child process", define_bench_child, true},
       {"__probe-driver", "internal: load one vendor library in a child process and print what it says (JSON)",
        define_probe_driver, true},
+      {"__completions", "Internal: print the shell completion script (bash, zsh, fish, powershell)",
+       define_completions, true},
+      {"__man", "Internal: print the man page tfgpu(1)", define_man, true},
   };
   return kCommands;
 }

@@ -149,6 +149,22 @@ int elf_bits(const Host& host, const std::string& exe) {
 
 }  // namespace
 
+std::optional<Candidate> own_environment(const Host& host, const std::string& self_exe) {
+  if (self_exe.empty()) return std::nullopt;
+  std::string prefix = prefix_of(host, self_exe);
+  if (prefix == path_dirname(self_exe)) return std::nullopt;  // not in a bin/ or Scripts\ folder
+  const char* kind = host.is_file(path_join(prefix, "pyvenv.cfg"))      ? "venv"
+                     : host.is_dir(path_join(prefix, "conda-meta")) ? "conda"
+                                                                      : nullptr;
+  if (!kind) return std::nullopt;
+  std::string exe = bin_python(host, prefix);
+  if (std::string scripts = path_join(path_join(prefix, "Scripts"), "python.exe");
+      exe.empty() && windows(host) && host.is_file(scripts))
+    exe = scripts;  // a Windows venv's python.exe is next to tfgpu.exe
+  if (exe.empty()) return std::nullopt;
+  return Candidate{exe, kind, path_basename(prefix), "tfgpu's environment"};
+}
+
 std::vector<Candidate> find_interpreters(const Host& host, const std::vector<std::string>& given) {
   std::vector<Candidate> found;
   const bool win = windows(host);
@@ -159,6 +175,7 @@ std::vector<Candidate> find_interpreters(const Host& host, const std::vector<std
   for (const auto& g : given) add(g, "given", "", "--python");
   if (auto venv = host.env("VIRTUAL_ENV"); venv && !venv->empty())
     add(bin_python(host, *venv), "venv", path_basename(*venv), "VIRTUAL_ENV");
+  if (auto own = own_environment(host, host.self_exe())) found.push_back(std::move(*own));
   if (auto cp = host.env("CONDA_PREFIX"); cp && !cp->empty())
     add(bin_python(host, *cp), "conda", path_basename(*cp), "CONDA_PREFIX");
   // A project's venv, activated or not: .venv/, venv/, env/ (with a pyvenv.cfg) in the

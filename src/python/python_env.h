@@ -5,6 +5,7 @@
 // site-packages dirs and the framework packages installed there (tensorflow*,
 // keras, tf-keras, nvidia-*, torch, jax, tensorrt) with TF's build_info.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,11 @@ struct Candidate {
   std::string name;        // pyenv version / conda env name / venv dir name
   std::string source;      // "PATH", "pyenv", "conda environments.txt", "conda root", "VIRTUAL_ENV", "--python"
 };
+
+// The venv or conda environment whose bin/ (Scripts\ on Windows) holds `self_exe`, the
+// running tfgpu (`pip install tfgpu` puts it there): find_interpreters lists it right after
+// VIRTUAL_ENV, so doctor looks at that environment first even when it is not activated.
+std::optional<Candidate> own_environment(const Host& host, const std::string& self_exe);
 
 // Every interpreter worth reporting, deduplicated by resolved path (first finding wins,
 // except that a venv/conda/pyenv kind beats "system" for the same file).
