@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "report/text_wrap.h"
+#include "cli/usage.h"
 #include "util/strings.h"
 #include "util/error.h"
 #include "util/terminal_text.h"
@@ -30,13 +32,31 @@ int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& o
   auto* json_flag = app.add_flag("--json", json, "Machine-readable JSON output");
   app.add_flag("--markdown", markdown, "Markdown output to paste into a bug report")->excludes(json_flag);
   app.add_option("--color", color, "Colour: auto (terminal only, honours NO_COLOR), always, never")
+      ->option_text("WHEN")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  usage::refuse_empty_values(app);
 
-  std::vector<std::pair<CLI::App*, CommandRunner>> commands;
+  struct Defined {
+    CLI::App* sub;
+    const CommandSpec* spec;
+    CommandRunner runner;
+  };
+  std::vector<Defined> commands;
   for (const auto& spec : command_table()) {
     CLI::App* sub = app.add_subcommand(spec.name, spec.summary);
     if (spec.hidden) sub->group("");
-    commands.emplace_back(sub, spec.define(*sub));
+    commands.push_back({sub, &spec, spec.define(*sub)});
+    usage::refuse_empty_values(*sub);
+    if (!spec.hidden) {
+      std::string own = sub->get_footer();
+      sub->footer((own.empty() ? "" : own + "\n\n") + usage::help_footer(spec));
+    }
+  }
+
+  // A bare `tfgpu`: what to type, not the whole help (usage error, as git and cargo do).
+  if (args.empty()) {
+    err << usage::short_usage(command_table());
+    return kExitUsage;
   }
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
@@ -52,7 +72,7 @@ int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& o
     out << "tfgpu " << TFGPU_VERSION << "\n";
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    err << "tfgpu: " << e.what() << " (see tfgpu --help)\n";
+    err << usage::parse_error_line(args, app, e) << "\n";
     return kExitUsage;
   }
 
@@ -76,15 +96,31 @@ int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& o
   const bool utf8 = locale.empty() ? host.platform() == Platform::kWindows
                                    : locale.find("utf-8") != std::string::npos || locale.find("utf8") != std::string::npos;
   global.ascii = !utf8;
-
-  for (auto& [sub, runner] : commands) {
-    if (sub->parsed()) {
-      CommandIo io{host, out, err, global};
-      return runner(io);
-    }
+  // Text reports wrap to the terminal (report/text_wrap.h): COLUMNS when it holds a
+  // number, else the terminal's own width, else 80 columns: a report written to a file
+  // or a pipe reads the same on every machine (and in the golden files).
+  global.width = report::kDefaultTextWidth;
+  if (auto cols = host.env("COLUMNS"); cols && !cols->empty() && cols->size() <= 4 &&
+                                        cols->find_first_not_of("0123456789") == std::string::npos) {
+    global.width = static_cast<size_t>(std::stoi(*cols));
+  } else if (stdout_is_terminal) {
+    if (auto t = host.terminal_columns()) global.width = static_cast<size_t>(*t);
   }
-  out << app.help();
-  return kExitOk;
+  global.width = std::max<size_t>(global.width, 40);  // narrower: words first, no room for indents
+
+  for (auto& [sub, spec, runner] : commands) {
+    if (!sub->parsed()) continue;
+    // An output a command does not have is refused, not ignored (`probe --markdown`).
+    if (!usage::supports(*spec, global.format)) {
+      err << fmt::format("tfgpu {}: --markdown is not an output of {} (it has {})\n", spec->name, spec->name,
+                         usage::describe_outputs(*spec));
+      return kExitUsage;
+    }
+    CommandIo io{host, out, err, global};
+    return runner(io);
+  }
+  err << usage::short_usage(command_table());
+  return kExitUsage;
 }
 
 }  // namespace

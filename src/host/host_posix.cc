@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -139,6 +140,13 @@ class FdRangeReader final : public RangeReader {
 };
 
 class PosixHost final : public Host {
+ public:
+  std::optional<int> terminal_columns() const override {
+    struct winsize ws {};
+    if (::isatty(1) == 0 || ::ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return std::nullopt;
+    return static_cast<int>(ws.ws_col);
+  }
+
  public:
   Platform platform() const override { return Platform::kLinux; }
 

@@ -485,6 +485,12 @@ class Win32Host final : public Host {
   }
 
   Result<CpuFeatures> cpu_features() const override { return read_cpuid(); }
+  std::optional<int> terminal_columns() const override {
+    CONSOLE_SCREEN_BUFFER_INFO info;
+    if (_isatty(1) == 0 || !GetConsoleScreenBufferInfo(GetStdHandle(STD_OUTPUT_HANDLE), &info)) return std::nullopt;
+    int cols = info.srWindow.Right - info.srWindow.Left + 1;
+    return cols > 0 ? std::optional<int>(cols) : std::nullopt;
+  }
 
   Result<ProcessResult> run(const ProcessSpec& spec) const override;
 };

@@ -12,7 +12,7 @@ nlohmann::json doctor_to_json(const DoctorReport& r) {
   j["snapshot"] = {{"origin", s.origin}, {"created_at", s.created_at}, {"os", s.host.os},
                    {"wsl2", s.host.wsl2 == Tri::kYes}, {"container", s.host.container}};
   json layers = json::array();
-  for (const auto& l : summarize_layers(s, r.findings))
+  for (const auto& l : summarize_layers(s, r.findings, &r.verdicts))
     layers.push_back({{"layer", to_string(l.layer)}, {"status", to_string(l.status)}, {"facts", l.facts}});
   j["layers"] = layers;
   json findings = json::array();

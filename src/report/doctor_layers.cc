@@ -122,7 +122,13 @@ std::vector<std::string> framework_facts(const Snapshot& s) {
 
 }  // namespace
 
-std::vector<LayerSummary> summarize_layers(const Snapshot& s, const std::vector<Finding>& findings) {
+std::vector<LayerSummary> summarize_layers(const Snapshot& s, const std::vector<Finding>& findings,
+                                           const std::vector<Verdict>* verdicts) {
+  // The verdict says no environment has TensorFlow: the framework layer is missing its
+  // framework, whatever the severity of the finding that says so.
+  bool no_tensorflow = verdicts && !verdicts->empty() &&
+                       std::all_of(verdicts->begin(), verdicts->end(),
+                                   [](const Verdict& v) { return v.kind == VerdictKind::kNoTensorflow; });
   std::vector<LayerSummary> out;
   const std::pair<Layer, const ProbeState*> layers[] = {
       {Layer::kHardware, &s.gpu_state}, {Layer::kDriver, &s.driver.state}, {Layer::kRuntime, &s.runtime_state}, {Layer::kFramework, &s.python_state}};
@@ -143,6 +149,7 @@ std::vector<LayerSummary> summarize_layers(const Snapshot& s, const std::vector<
     bool missing = state->status == ProbeStatus::kAbsent || state->status == ProbeStatus::kFailed ||
                    state->status == ProbeStatus::kUnsupported;
     if (layer == Layer::kHardware && !s.gpus.empty()) missing = false;
+    if (layer == Layer::kFramework && no_tensorflow) warned = true;
     l.status = blocked ? LayerStatus::kBlocked
                : warned || (known && missing) ? LayerStatus::kWarning
                : known                        ? LayerStatus::kOk
