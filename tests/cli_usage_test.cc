@@ -188,6 +188,8 @@ TEST(CliUsage, EmptyAndMalformedOptionValuesAreOneLineAndExitTwo) {
       {{"plan", "--tf", "2.15rc1"}, "--tf: '2.15rc1' is not a version"},
       {{"plan", "--python", "three"}, "--python: 'three' is not a version; give one like 3.11"},
       {{"plan", "--driver", "1e9"}, "--driver: '1e9' is not a version"},
+      {{"plan", "--os", "linux", "--python", "2.7"},
+       "--python 2.7: no TensorFlow release in the knowledge base has wheels for Python 2.7; give one of 3."},
       {{"plan", "--target", ""}, "--target: the value is empty"},
       {{"plan", "--target", "cloud"}, "--target"},
       {{"plan", "--snapshot", ""}, "--snapshot: the value is empty; give FILE"},
@@ -337,7 +339,9 @@ TEST(CliExitCodes, EveryCommandExitsAsTheReadmeSays) {
   for (const auto& c : cases) {
     auto r = run(host, c.args);
     EXPECT_EQ(r.code, c.code) << c.what << "\n" << r.err;
-    if (c.code == kExitUsage) EXPECT_TRUE(one_line(r.err) || c.args.empty()) << c.what << ": " << r.err;
+    if (c.code == kExitUsage) {
+      EXPECT_TRUE(one_line(r.err) || c.args.empty()) << c.what << ": " << r.err;
+    }
   }
   // 3: the report could not be written (any command that prints one).
   for (std::vector<std::string> args : {std::vector<std::string>{"doctor", "--snapshot", "/good.json"},

@@ -89,22 +89,23 @@ TEST(TextWrap, DoctorTextFitsEightyColumnsExceptForLongWords) {
 }
 
 TEST(TextWidth, ColumnsThenTheTerminalThenEighty) {
-  auto width_of = [](FakeHost& host, bool tty) {
+  auto width_of = [](FakeHost& host, bool tty, std::optional<int> cols) {
     host.add_file("/s.json", testing::read_text(testing::scenario_dir() + "/win_classic_guide_tf212.json"));
     std::ostringstream out, err;
-    run_cli({"--color", "never", "doctor", "--snapshot", "/s.json"}, host, out, err, tty);
+    run_cli({"--color", "never", "doctor", "--snapshot", "/s.json"}, host, out, err, tty, cols);
     return widest(out.str());
   };
   FakeHost file_host;
-  file_host.set_terminal_columns(132);
-  EXPECT_LE(width_of(file_host, false), 80u) << "not a terminal: 80 columns";
+  EXPECT_LE(width_of(file_host, false, 132), 80u) << "not a terminal: 80 columns";
   FakeHost tty_host;
-  tty_host.set_terminal_columns(60);
-  EXPECT_LE(width_of(tty_host, true), 60u);
+  EXPECT_LE(width_of(tty_host, true, 60), 60u);
+  EXPECT_GT(width_of(tty_host, true, 200), 80u);
   FakeHost wide;
-  wide.set_terminal_columns(60);
   wide.set_env("COLUMNS", "200");
-  EXPECT_GT(width_of(wide, true), 80u) << "COLUMNS wins";
+  EXPECT_GT(width_of(wide, true, 60), 80u) << "COLUMNS wins";
+  FakeHost narrow;
+  narrow.set_env("COLUMNS", "50");
+  EXPECT_LE(width_of(narrow, false, std::nullopt), 50u) << "COLUMNS also holds for a file";
 }
 
 }  // namespace

@@ -14,7 +14,7 @@ namespace tfgpu {
 namespace {
 
 int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& out, std::ostream& err,
-               bool stdout_is_terminal, TerminalSafeStreambuf& out_filter) {
+               bool stdout_is_terminal, std::optional<int> terminal_columns, TerminalSafeStreambuf& out_filter) {
   CLI::App app{"tfgpu: make TensorFlow use your NVIDIA GPU, and prove that it does.", "tfgpu"};
   app.set_version_flag("--version", std::string("tfgpu ") + TFGPU_VERSION);
   app.require_subcommand(0, 1);
@@ -104,7 +104,7 @@ int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& o
                                         cols->find_first_not_of("0123456789") == std::string::npos) {
     global.width = static_cast<size_t>(std::stoi(*cols));
   } else if (stdout_is_terminal) {
-    if (auto t = host.terminal_columns()) global.width = static_cast<size_t>(*t);
+    if (terminal_columns && *terminal_columns > 0) global.width = static_cast<size_t>(*terminal_columns);
   }
   global.width = std::max<size_t>(global.width, 40);  // narrower: words first, no room for indents
 
@@ -126,14 +126,14 @@ int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& o
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out, std::ostream& err,
-            bool stdout_is_terminal) {
+            bool stdout_is_terminal, std::optional<int> terminal_columns) {
   // Every byte any command prints passes here (util/terminal_text.h): control characters
   // from a snapshot, a log or a file name reach the terminal as visible escapes.
   TerminalSafeStreambuf out_filter(out.rdbuf());
   TerminalSafeStreambuf err_filter(err.rdbuf());
   std::ostream safe_out(&out_filter);
   std::ostream safe_err(&err_filter);
-  int code = run_parsed(args, host, safe_out, safe_err, stdout_is_terminal, out_filter);
+  int code = run_parsed(args, host, safe_out, safe_err, stdout_is_terminal, terminal_columns, out_filter);
   safe_out.flush();
   bool out_ok = out_filter.finish();
   if (!out_ok) {

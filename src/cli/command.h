@@ -57,8 +57,9 @@ std::span<const CommandSpec> command_table();
 report::Redactor local_redactor(const Host& host);
 
 // The whole command line: parses args (without argv[0]), runs the chosen command.
-// `stdout_is_terminal` decides colour in --color=auto mode.
+// `stdout_is_terminal` decides colour in --color=auto mode; `terminal_columns` (when
+// stdout is a terminal) the width text reports wrap to, unless COLUMNS says otherwise.
 int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out, std::ostream& err,
-            bool stdout_is_terminal = false);
+            bool stdout_is_terminal = false, std::optional<int> terminal_columns = std::nullopt);
 
 }  // namespace tfgpu

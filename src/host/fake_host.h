@@ -62,11 +62,6 @@ class FakeHost final : public Host {
   Result<std::vector<RegistryValue>> registry_values(const std::string& key) const override;
   Result<std::vector<PciDevice>> pci_devices() const override;
   Result<CpuFeatures> cpu_features() const override;
-  std::optional<int> terminal_columns() const override { return terminal_columns_; }
-  FakeHost& set_terminal_columns(std::optional<int> cols) {
-    terminal_columns_ = cols;
-    return *this;
-  }
   // Stores the file (mode 0644) in the fake machine; fails like a disk would where the
   // parent directory is missing.
   Result<void> write_file_atomic(const std::string& path, std::string_view contents) const override;
@@ -90,7 +85,6 @@ class FakeHost final : public Host {
   std::map<std::string, std::string> registry_names_;  // normalised "key\0value" -> value name as given
   std::optional<Result<std::vector<PciDevice>>> pci_devices_;
   std::optional<Result<CpuFeatures>> cpu_features_;
-  std::optional<int> terminal_columns_;
   std::map<std::string, Error> list_dir_errors_;  // normalised path -> error
   std::string cwd_ = "/";
   std::string self_exe_ = "/usr/local/bin/tfgpu";

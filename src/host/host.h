@@ -118,9 +118,6 @@ class Host {
   // never a part: a temporary file in the same directory, flushed, then renamed over
   // `path`. The only write tfgpu does on behalf of `probe --out`.
   virtual Result<void> write_file_atomic(const std::string& path, std::string_view contents) const;
-  // Columns of the terminal standard output is on; nullopt when it is not a terminal
-  // (or the size is unknown). Text reports wrap to it (COLUMNS overrides it).
-  virtual std::optional<int> terminal_columns() const { return std::nullopt; }
 
   // Convenience built on the above.
   bool exists(const std::string& path) const { return stat(path).has_value(); }

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "host/host.h"
+#include "host/terminal_size.h"
 
 extern char** environ;
 
@@ -140,13 +141,6 @@ class FdRangeReader final : public RangeReader {
 };
 
 class PosixHost final : public Host {
- public:
-  std::optional<int> terminal_columns() const override {
-    struct winsize ws {};
-    if (::isatty(1) == 0 || ::ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return std::nullopt;
-    return static_cast<int>(ws.ws_col);
-  }
-
  public:
   Platform platform() const override { return Platform::kLinux; }
 
@@ -449,6 +443,12 @@ std::vector<std::string> command_line_arguments(int argc, char** argv) {
 }
 
 bool stdout_is_terminal() { return ::isatty(1) != 0; }
+
+std::optional<int> stdout_terminal_columns() {
+  struct winsize ws {};
+  if (::isatty(1) == 0 || ::ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return std::nullopt;
+  return static_cast<int>(ws.ws_col);
+}
 bool stdin_is_terminal() { return ::isatty(0) != 0; }
 
 }  // namespace tfgpu

@@ -1,5 +1,6 @@
 // `tfgpu doctor --json` (schema: docs/doctor-json.md).
 #include "report/doctor_report.h"
+#include "report/json_convention.h"
 
 namespace tfgpu {
 
@@ -20,6 +21,7 @@ nlohmann::json doctor_to_json(const DoctorReport& r) {
     json ev = json::array();
     for (const auto& e : f.evidence) {
       json one = {{"fact", e.fact}, {"source", e.source}};
+      if (json c = report::citation_json(e.source); !c.is_null()) one["citation"] = std::move(c);
       if (e.line > 0) one["line"] = e.line;
       if (!e.trail.empty()) {
         json trail = json::array();
@@ -38,7 +40,7 @@ nlohmann::json doctor_to_json(const DoctorReport& r) {
                         {"title", f.title},
                         {"env", f.env},
                         {"evidence", ev},
-                        {"fix", f.fix}});
+                        {"fix", report::fix_steps_json(f.fix)}});
   }
   j["findings"] = findings;
   json verdicts = json::array();

@@ -19,7 +19,8 @@
 
 namespace tfgpu {
 
-inline constexpr int kDoctorJsonSchemaVersion = 1;
+// 2: findings[].fix is a list of step objects, evidence[].citation (docs/doctor-json.md).
+inline constexpr int kDoctorJsonSchemaVersion = 2;
 
 struct DoctorReport {
   const Snapshot* snapshot = nullptr;
