@@ -111,6 +111,11 @@ std::vector<std::string> framework_facts(const Snapshot& s) {
     std::string line = fmt::format("{}: Python {}{}", who, py.version.empty() ? "?" : py.version, py.bits == 32 ? " (32-bit)" : "");
     if (py.tensorflow.empty()) line += ", no TensorFlow";
     for (const auto& t : py.tensorflow) line += fmt::format(", {} {}", t.package, t.version);
+    // Next to TensorFlow, the Keras it will import (Keras 3, or tf-keras for Keras 2 code).
+    if (!py.tensorflow.empty())
+      for (const auto& pkg : py.packages)
+        if (pkg.name == "keras" || pkg.name == "tf-keras" || pkg.name == "tf_keras")
+          line += fmt::format(", {} {}", pkg.name, pkg.version.empty() ? "?" : pkg.version);
     if (py.active) line += " [active]";
     out.push_back(line);
   }
