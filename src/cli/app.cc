@@ -59,14 +59,26 @@ int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& o
     return kExitUsage;
   }
 
+  // Text reports wrap to the terminal (report/text_wrap.h): COLUMNS when it holds a
+  // number, else the terminal's own width, else 80 columns: a report written to a file
+  // or a pipe reads the same on every machine (and in the golden files).
+  global.width = report::kDefaultTextWidth;
+  if (auto cols = host.env("COLUMNS"); cols && !cols->empty() && cols->size() <= 4 &&
+                                        cols->find_first_not_of("0123456789") == std::string::npos) {
+    global.width = static_cast<size_t>(std::stoi(*cols));
+  } else if (stdout_is_terminal) {
+    if (terminal_columns && *terminal_columns > 0) global.width = static_cast<size_t>(*terminal_columns);
+  }
+  global.width = std::max<size_t>(global.width, 40);  // narrower: words first, no room for indents
+
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
-    out << app.help();
+    out << report::wrap_text(app.help(), global.width);
     return kExitOk;
   } catch (const CLI::CallForAllHelp&) {
-    out << app.help("", CLI::AppFormatMode::All);
+    out << report::wrap_text(app.help("", CLI::AppFormatMode::All), global.width);
     return kExitOk;
   } catch (const CLI::CallForVersion&) {
     out << "tfgpu " << TFGPU_VERSION << "\n";
@@ -96,17 +108,6 @@ int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& o
   const bool utf8 = locale.empty() ? host.platform() == Platform::kWindows
                                    : locale.find("utf-8") != std::string::npos || locale.find("utf8") != std::string::npos;
   global.ascii = !utf8;
-  // Text reports wrap to the terminal (report/text_wrap.h): COLUMNS when it holds a
-  // number, else the terminal's own width, else 80 columns: a report written to a file
-  // or a pipe reads the same on every machine (and in the golden files).
-  global.width = report::kDefaultTextWidth;
-  if (auto cols = host.env("COLUMNS"); cols && !cols->empty() && cols->size() <= 4 &&
-                                        cols->find_first_not_of("0123456789") == std::string::npos) {
-    global.width = static_cast<size_t>(std::stoi(*cols));
-  } else if (stdout_is_terminal) {
-    if (terminal_columns && *terminal_columns > 0) global.width = static_cast<size_t>(*terminal_columns);
-  }
-  global.width = std::max<size_t>(global.width, 40);  // narrower: words first, no room for indents
 
   for (auto& [sub, spec, runner] : commands) {
     if (!sub->parsed()) continue;

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "report/text_wrap.h"
 #include "util/strings.h"
 
 namespace tfgpu::usage {
@@ -213,7 +214,7 @@ std::string short_usage(std::span<const CommandSpec> commands) {
   for (const auto& c : commands)
     if (!c.hidden) out += fmt::format("  {:<9}{}\n", c.name, c.summary);
   out += "\nStart with `tfgpu doctor`; `tfgpu <command> --help` for one command, `tfgpu --help` for all.\n";
-  return out;
+  return report::wrap_text(out, report::kDefaultTextWidth);
 }
 
 }  // namespace tfgpu::usage
