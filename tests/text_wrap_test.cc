@@ -18,9 +18,15 @@ using report::hanging_indent;
 using report::wrap_line;
 using report::wrap_text;
 
+// The widest line, leaving out lines that are one word (a URL, a path) after their indent:
+// words are never split, so those may pass the edge.
 size_t widest(const std::string& text) {
   size_t w = 0;
-  for (const auto& l : split(text, '\n')) w = std::max(w, display_width(l));
+  for (const auto& l : split(text, '\n')) {
+    std::string_view t = trim(l);
+    if (display_width(t.substr(t.rfind(' ') + 1)) >= 30) continue;
+    w = std::max(w, display_width(l));
+  }
   return w;
 }
 

@@ -34,7 +34,7 @@ struct OptionName {
 std::vector<OptionName> option_names(const CLI::App& app) {
   std::vector<OptionName> out;
   for (const CLI::Option* o : app.get_options()) {
-    bool value = o->get_type_size() > 0;
+    bool value = o->get_expected_min() > 0;
     for (const auto& l : o->get_lnames()) out.push_back({"--" + l, value});
     for (const auto& s : o->get_snames()) out.push_back({"-" + s, value});
   }
@@ -90,7 +90,7 @@ CLI::Validator whole_number(long lo, long hi) {
 
 void refuse_empty_values(CLI::App& app) {
   for (CLI::Option* o : app.get_options()) {
-    if (o->get_type_size() <= 0) continue;  // a flag
+    if (o->get_expected_min() <= 0) continue;  // a flag (--help, --json): no value
     std::string shape = o->get_option_text();
     if (shape.empty()) shape = o->get_positional() ? o->get_name() : "a value";
     // A transform runs before the option's other checks: "empty" is said first.
@@ -213,7 +213,7 @@ std::string short_usage(std::span<const CommandSpec> commands) {
   std::string out = "usage: tfgpu <command> [options]\n\n";
   for (const auto& c : commands)
     if (!c.hidden) out += fmt::format("  {:<9}{}\n", c.name, c.summary);
-  out += "\nStart with `tfgpu doctor`; `tfgpu <command> --help` for one command, `tfgpu --help` for all.\n";
+  out += "\nStart with `tfgpu doctor`. Help: `tfgpu <command> --help`, `tfgpu --help`.\n";
   return report::wrap_text(out, report::kDefaultTextWidth);
 }
 
