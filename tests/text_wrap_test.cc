@@ -9,6 +9,7 @@
 #include "report/text_wrap.h"
 #include "support/doctor_scenarios.h"
 #include "util/strings.h"
+#include "util/terminal_text.h"
 
 namespace tfgpu {
 namespace {
@@ -35,6 +36,8 @@ TEST(TextWrap, WidthCountsCodePointsAndSkipsColour) {
   EXPECT_EQ(display_width("✓ ok"), 4u);
   EXPECT_EQ(display_width("\x1b[1;31m✗\x1b[0m x"), 3u);
   EXPECT_EQ(display_width("naïve"), 5u);
+  // tfgpu's own colour (util/terminal_text.h sgr), before the output filter untags it.
+  EXPECT_EQ(display_width(sgr("31") + "✗" + sgr("0") + " x"), 3u);
 }
 
 TEST(TextWrap, HangingIndentFollowsTheMarkerOrTheLabelColumn) {
@@ -92,6 +95,18 @@ TEST(TextWrap, DoctorTextFitsEightyColumnsExceptForLongWords) {
           << name << ": '" << l << "'";
     }
   }
+}
+
+TEST(TextWidth, ColourDoesNotNarrowTheLines) {
+  FakeHost host;
+  host.add_file("/s.json", testing::read_text(testing::scenario_dir() + "/win_classic_guide_tf212.json"));
+  std::ostringstream plain, coloured, err;
+  run_cli({"--color", "never", "doctor", "--snapshot", "/s.json"}, host, plain, err);
+  run_cli({"--color", "always", "doctor", "--snapshot", "/s.json"}, host, coloured, err);
+  // Same line breaks: the coloured text has as many lines as the plain one.
+  const std::string p = plain.str(), c = coloured.str();
+  EXPECT_EQ(std::count(p.begin(), p.end(), '\n'), std::count(c.begin(), c.end(), '\n')) << c;
+  EXPECT_NE(c.find("\x1b[31m"), std::string::npos);
 }
 
 TEST(TextWidth, ColumnsThenTheTerminalThenEighty) {

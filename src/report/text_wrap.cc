@@ -7,10 +7,15 @@ namespace tfgpu::report {
 
 namespace {
 
-// Bytes of an ANSI escape sequence starting at `i` (ESC [ ... final byte), else 0.
+// Bytes of a colour sequence starting at `i`, else 0: ESC [ ... final byte, or tfgpu's own
+// tagged form (util/terminal_text.h: ESC, 24 hex digits, then the '[' ... of the SGR),
+// which the output filter turns into the plain one.
 size_t escape_length(std::string_view s, size_t i) {
-  if (s[i] != '\x1b' || i + 1 >= s.size() || s[i + 1] != '[') return 0;
-  size_t j = i + 2;
+  if (s[i] != '\x1b') return 0;
+  size_t j = i + 1;
+  while (j < s.size() && j - i <= 24 && ((s[j] >= '0' && s[j] <= '9') || (s[j] >= 'a' && s[j] <= 'f'))) ++j;
+  if (j >= s.size() || s[j] != '[') return 0;
+  ++j;
   while (j < s.size() && !(s[j] >= 0x40 && s[j] <= 0x7e)) ++j;
   return std::min(j + 1, s.size()) - i;
 }
