@@ -72,9 +72,11 @@ CommandRunner define_bench(CLI::App& sub) {
   sub.add_option("--sizes", opt->sizes, "GEMM sizes to run instead of the mode's (square, comma-separated)")
       ->option_text("N,N,...");
   sub.add_option("--copy-mib", opt->copy_mib, "MiB per device-to-device copy (host copies use a quarter)")
+      ->option_text("MIB")
       ->check(usage::whole_number(1, 65536));
-  sub.add_option("--device", opt->device, "CUDA device ordinal to measure (default 0)")->check(usage::whole_number(0, 1023));
+  sub.add_option("--device", opt->device, "CUDA device ordinal to measure (default 0)")->option_text("N")->check(usage::whole_number(0, 1023));
   sub.add_option("--timeout", opt->timeout_s, "Seconds the measurements may take (default 60 quick, 600 full)")
+      ->option_text("SECONDS")
       ->check(usage::whole_number(1, 7200));
   sub.add_option("--cublas", opt->cublas, "cuBLAS library to load instead of the KB's names (repeatable)")
       ->option_text("LIB");

@@ -26,6 +26,7 @@ CommandRunner define_explain(CLI::App& sub) {
   sub.add_option("FILE", *path,
                  "Log, traceback or bug report to read ('-' or none = standard input, when something is piped in)");
   sub.add_option("--max-findings", *max_findings, "Findings shown in text output (all are in --json)")
+      ->option_text("N")
       ->check(usage::whole_number(1, 100));
   return [path, max_findings](CommandIo& io) {
     auto sigs = explain::load_signatures(io.host, io.global.kb_dir);

@@ -80,6 +80,7 @@ CommandRunner define_probe(CLI::App& sub) {
                "With --json: replace user and host names, home folders and GPU UUIDs by placeholders "
                "(a snapshot to publish; doctor reads it as usual)");
   sub.add_option("--timeout", a->timeout_s, "Seconds a vendor library may take before it is given up")
+      ->option_text("SECONDS")
       ->check(usage::seconds_value(0.1, 600.0));
   sub.add_option("--out", a->out,
                  "Write the report to PATH (atomically: a temporary file, then renamed) instead of standard output; "

@@ -61,8 +61,10 @@ CommandRunner define_verify(CLI::App& sub) {
                  "`tfgpu doctor --json` output or docs/verify-json.md")
       ->option_text("FILE");
   sub.add_option("--timeout", opt->timeout_s, "Seconds the driver check may take (default 60)")
+      ->option_text("SECONDS")
       ->check(usage::whole_number(1, 3600));
   sub.add_option("--python-timeout", opt->python_timeout_s, "Seconds the TensorFlow check may take (default 300)")
+      ->option_text("SECONDS")
       ->check(usage::whole_number(1, 3600));
   sub.add_option("--driver", opt->drivers, "Driver library to load instead of libcuda.so.1 / nvcuda.dll (repeatable)")
       ->option_text("LIB");

@@ -25,7 +25,9 @@ bool is_continuation_byte(char c) { return (static_cast<unsigned char>(c) & 0xc0
 // The marker at the start of `s` ("- ", "1. ", "A1. ", "✓ ", "[ok] "), with its space;
 // 0 when there is none.
 size_t marker_length(std::string_view s) {
-  static constexpr std::array<std::string_view, 11> kMarks = {"- ", "* ", "✓ ", "✗ ", "! ", "i ", "[ok] ", "[x] ", "[!] ", "[i] ", "• "};
+  // Doctor's marks (and their ASCII forms), list bullets, verify's step results.
+  static constexpr std::array<std::string_view, 14> kMarks = {
+      "- ", "* ", "✓ ", "✗ ", "! ", "i ", "[ok] ", "[x] ", "[!] ", "[i] ", "• ", "[pass] ", "[FAIL] ", "[skip] "};
   for (auto m : kMarks)
     if (s.substr(0, m.size()) == m) return m.size();
   // "1. ", "12. ", "A1. ", "B3. ": an optional capital letter, digits, a dot, a space.
@@ -67,7 +69,7 @@ size_t hanging_indent(std::string_view line) {
   size_t marker = marker_length(plain);
   size_t body = marker;  // bytes into `plain`
   // "label   value": the value's column, when the label is short (a layer name, "GPU build").
-  constexpr size_t kMaxLabel = 24;
+  constexpr size_t kMaxLabel = 32;  // "--timeout SECONDS" in --help, "GPU build" in matrix
   size_t search_end = std::min(plain.size(), body + kMaxLabel);
   for (size_t i = body; i + 1 < search_end; ++i) {
     if (plain[i] == ' ' && plain[i + 1] == ' ') {
