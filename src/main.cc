@@ -5,13 +5,14 @@
 
 #include "cli/command.h"
 #include "host/host.h"
+#include "host/terminal_size.h"
 #include "util/error.h"
 
 int main(int argc, char** argv) {
   try {
     auto host = tfgpu::make_system_host();
     return tfgpu::run_cli(tfgpu::command_line_arguments(argc, argv), *host, std::cout, std::cerr,
-                          tfgpu::stdout_is_terminal());
+                          tfgpu::stdout_is_terminal(), tfgpu::stdout_terminal_columns());
   } catch (const std::exception& e) {
     std::cerr << "tfgpu: internal error: " << e.what() << "\n";
   } catch (...) {

@@ -31,6 +31,7 @@ DoctorRun doctor(FakeHost& host, std::vector<std::string> args, bool tty = false
 
 FakeHost host_with(const std::string& scenario) {
   FakeHost h;
+  h.set_env("COLUMNS", "1000");  // sentences on one line: the assertions search whole sentences
   h.add_file("/s.json", testing::read_text(testing::scenario_dir() + "/" + scenario + ".json"));
   return h;
 }

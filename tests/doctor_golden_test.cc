@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "report/doctor_report.h"
+#include "report/text_wrap.h"
 #include "support/doctor_scenarios.h"
 
 namespace tfgpu {
@@ -30,7 +31,8 @@ class DoctorGolden : public ::testing::TestWithParam<std::string> {};
 TEST_P(DoctorGolden, TextJsonAndMarkdownMatchTheGoldenFiles) {
   Snapshot s = testing::load_scenario(GetParam());
   DoctorReport r = diagnose(s, testing::test_kb());
-  check_golden(GetParam() + ".txt", render_doctor_text(r, Color::kOff));
+  // As an 80-column terminal (or a file) shows it: wrapped with hanging indents.
+  check_golden(GetParam() + ".txt", report::wrap_text(render_doctor_text(r, Color::kOff), report::kDefaultTextWidth));
   check_golden(GetParam() + ".json", doctor_to_json(r).dump(2) + "\n");
   check_golden(GetParam() + ".md", render_doctor_markdown(r));
 }

@@ -36,6 +36,7 @@ ProcessResult tfgpu(std::vector<std::string> args, std::map<std::string, std::st
   spec.timeout = std::chrono::milliseconds(timeout_ms);
   env.emplace("LD_LIBRARY_PATH", kMockDir);
   env.emplace("TFGPU_MOCK_CUDA", "ok");
+  env.emplace("COLUMNS", "1000");  // whole sentences on one line: the assertions search them
   spec.env_overrides = env;
   auto r = host->run(spec);
   EXPECT_TRUE(r.has_value());

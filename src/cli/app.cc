@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "report/text_wrap.h"
+#include "cli/usage.h"
 #include "util/strings.h"
 #include "util/error.h"
 #include "util/terminal_text.h"
@@ -12,7 +14,7 @@ namespace tfgpu {
 namespace {
 
 int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& out, std::ostream& err,
-               bool stdout_is_terminal, TerminalSafeStreambuf& out_filter) {
+               bool stdout_is_terminal, std::optional<int> terminal_columns, TerminalSafeStreambuf& out_filter) {
   CLI::App app{"tfgpu: make TensorFlow use your NVIDIA GPU, and prove that it does.", "tfgpu"};
   app.set_version_flag("--version", std::string("tfgpu ") + TFGPU_VERSION);
   app.require_subcommand(0, 1);
@@ -30,29 +32,59 @@ int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& o
   auto* json_flag = app.add_flag("--json", json, "Machine-readable JSON output");
   app.add_flag("--markdown", markdown, "Markdown output to paste into a bug report")->excludes(json_flag);
   app.add_option("--color", color, "Colour: auto (terminal only, honours NO_COLOR), always, never")
+      ->option_text("WHEN")
       ->check(CLI::IsMember({"auto", "always", "never"}));
+  usage::refuse_empty_values(app);
 
-  std::vector<std::pair<CLI::App*, CommandRunner>> commands;
+  struct Defined {
+    CLI::App* sub;
+    const CommandSpec* spec;
+    CommandRunner runner;
+  };
+  std::vector<Defined> commands;
   for (const auto& spec : command_table()) {
     CLI::App* sub = app.add_subcommand(spec.name, spec.summary);
     if (spec.hidden) sub->group("");
-    commands.emplace_back(sub, spec.define(*sub));
+    commands.push_back({sub, &spec, spec.define(*sub)});
+    usage::refuse_empty_values(*sub);
+    if (!spec.hidden) {
+      std::string own = sub->get_footer();
+      sub->footer((own.empty() ? "" : own + "\n\n") + usage::help_footer(spec));
+    }
   }
+
+  // A bare `tfgpu`: what to type, not the whole help (usage error, as git and cargo do).
+  if (args.empty()) {
+    err << usage::short_usage(command_table());
+    return kExitUsage;
+  }
+
+  // Text reports wrap to the terminal (report/text_wrap.h): COLUMNS when it holds a
+  // number, else the terminal's own width, else 80 columns: a report written to a file
+  // or a pipe reads the same on every machine (and in the golden files).
+  global.width = report::kDefaultTextWidth;
+  if (auto cols = host.env("COLUMNS"); cols && !cols->empty() && cols->size() <= 4 &&
+                                        cols->find_first_not_of("0123456789") == std::string::npos) {
+    global.width = static_cast<size_t>(std::stoi(*cols));
+  } else if (stdout_is_terminal) {
+    if (terminal_columns && *terminal_columns > 0) global.width = static_cast<size_t>(*terminal_columns);
+  }
+  global.width = std::max<size_t>(global.width, 40);  // narrower: words first, no room for indents
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
   try {
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
-    out << app.help();
+    out << report::wrap_text(app.help(), global.width);
     return kExitOk;
   } catch (const CLI::CallForAllHelp&) {
-    out << app.help("", CLI::AppFormatMode::All);
+    out << report::wrap_text(app.help("", CLI::AppFormatMode::All), global.width);
     return kExitOk;
   } catch (const CLI::CallForVersion&) {
     out << "tfgpu " << TFGPU_VERSION << "\n";
     return kExitOk;
   } catch (const CLI::ParseError& e) {
-    err << "tfgpu: " << e.what() << " (see tfgpu --help)\n";
+    err << usage::parse_error_line(args, app, e) << "\n";
     return kExitUsage;
   }
 
@@ -77,27 +109,32 @@ int run_parsed(const std::vector<std::string>& args, Host& host, std::ostream& o
                                    : locale.find("utf-8") != std::string::npos || locale.find("utf8") != std::string::npos;
   global.ascii = !utf8;
 
-  for (auto& [sub, runner] : commands) {
-    if (sub->parsed()) {
-      CommandIo io{host, out, err, global};
-      return runner(io);
+  for (auto& [sub, spec, runner] : commands) {
+    if (!sub->parsed()) continue;
+    // An output a command does not have is refused, not ignored (`probe --markdown`).
+    if (!usage::supports(*spec, global.format)) {
+      err << fmt::format("tfgpu {}: --markdown is not an output of {} (it has {})\n", spec->name, spec->name,
+                         usage::describe_outputs(*spec));
+      return kExitUsage;
     }
+    CommandIo io{host, out, err, global};
+    return runner(io);
   }
-  out << app.help();
-  return kExitOk;
+  err << usage::short_usage(command_table());
+  return kExitUsage;
 }
 
 }  // namespace
 
 int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out, std::ostream& err,
-            bool stdout_is_terminal) {
+            bool stdout_is_terminal, std::optional<int> terminal_columns) {
   // Every byte any command prints passes here (util/terminal_text.h): control characters
   // from a snapshot, a log or a file name reach the terminal as visible escapes.
   TerminalSafeStreambuf out_filter(out.rdbuf());
   TerminalSafeStreambuf err_filter(err.rdbuf());
   std::ostream safe_out(&out_filter);
   std::ostream safe_err(&err_filter);
-  int code = run_parsed(args, host, safe_out, safe_err, stdout_is_terminal, out_filter);
+  int code = run_parsed(args, host, safe_out, safe_err, stdout_is_terminal, terminal_columns, out_filter);
   safe_out.flush();
   bool out_ok = out_filter.finish();
   if (!out_ok) {

@@ -14,6 +14,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "report/text_wrap.h"
+#include "cli/usage.h"
 #include "gpu/bench.h"
 #include "gpu/child.h"
 #include "kb/kb.h"
@@ -41,12 +43,14 @@ struct BenchCliOptions {
 
 Result<std::vector<int>> parse_sizes(const std::string& text) {
   std::vector<int> out;
-  for (const auto& part : split_nonempty(text, ',')) {
+  // Every piece counts: "1024,,4096" or a trailing comma is a typo, not a shorter list.
+  for (const auto& part : split(text, ',')) {
     std::string p(trim(part));
     char* end = nullptr;
     long v = std::strtol(p.c_str(), &end, 10);
     if (p.empty() || *end != '\0' || v < 16 || v > 65536) {
-      return fail(Error::usage(fmt::format("--sizes: '{}' is not a size between 16 and 65536", p)));
+      return fail(Error::usage(fmt::format(
+          "--sizes: '{}' is not a size between 16 and 65536; give sizes joined by commas, e.g. --sizes 1024,4096", p)));
     }
     out.push_back(static_cast<int>(v));
   }
@@ -69,10 +73,12 @@ CommandRunner define_bench(CLI::App& sub) {
   sub.add_option("--sizes", opt->sizes, "GEMM sizes to run instead of the mode's (square, comma-separated)")
       ->option_text("N,N,...");
   sub.add_option("--copy-mib", opt->copy_mib, "MiB per device-to-device copy (host copies use a quarter)")
-      ->check(CLI::Range(1, 65536));
-  sub.add_option("--device", opt->device, "CUDA device ordinal to measure (default 0)")->check(CLI::Range(0, 1023));
+      ->option_text("MIB")
+      ->check(usage::whole_number(1, 65536));
+  sub.add_option("--device", opt->device, "CUDA device ordinal to measure (default 0)")->option_text("N")->check(usage::whole_number(0, 1023));
   sub.add_option("--timeout", opt->timeout_s, "Seconds the measurements may take (default 60 quick, 600 full)")
-      ->check(CLI::Range(1, 7200));
+      ->option_text("SECONDS")
+      ->check(usage::whole_number(1, 7200));
   sub.add_option("--cublas", opt->cublas, "cuBLAS library to load instead of the KB's names (repeatable)")
       ->option_text("LIB");
   sub.add_option("--cublaslt", opt->cublaslt,
@@ -169,7 +175,8 @@ CommandRunner define_bench(CLI::App& sub) {
         io.out << report::render_bench_markdown(r, peaks);
         break;
       case OutputFormat::kText:
-        io.out << report::render_bench_text(r, peaks, io.global.color ? report::Colour::kOn : report::Colour::kOff);
+        io.out << report::wrap_text(report::render_bench_text(r, peaks, io.global.color ? report::Colour::kOn : report::Colour::kOff),
+                                    io.global.width);
         break;
     }
     bool ok = r.setup_passed();

@@ -9,6 +9,7 @@
 #include <future>
 
 #include "cli/command.h"
+#include "report/text_wrap.h"
 #include "explain/explain.h"
 #include "plan/lock.h"
 #include "report/explain_report.h"
@@ -120,10 +121,11 @@ int run_doctor(CommandIo& io, const DoctorOptions& opt) {
       break;
     }
     case OutputFormat::kText:
-      io.out << render_doctor_text(report, io.global.color ? Color::kOn : Color::kOff, io.global.ascii);
+      io.out << report::wrap_text(render_doctor_text(report, io.global.color ? Color::kOn : Color::kOff, io.global.ascii),
+                                  io.global.width);
       if (log) {
         io.out << "\nFrom the log " << opt.log_file << ":\n";
-        io.out << report::render_explain_text(*log, {.color = io.global.color});
+        io.out << report::wrap_text(report::render_explain_text(*log, {.color = io.global.color}), io.global.width);
       }
       break;
   }

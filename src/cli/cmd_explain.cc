@@ -9,6 +9,8 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "report/text_wrap.h"
+#include "cli/usage.h"
 #include "cli/explain_fix.h"
 #include "explain/explain.h"
 #include "host/host.h"
@@ -25,7 +27,8 @@ CommandRunner define_explain(CLI::App& sub) {
   sub.add_option("FILE", *path,
                  "Log, traceback or bug report to read ('-' or none = standard input, when something is piped in)");
   sub.add_option("--max-findings", *max_findings, "Findings shown in text output (all are in --json)")
-      ->check(CLI::Range(1, 100));
+      ->option_text("N")
+      ->check(usage::whole_number(1, 100));
   return [path, max_findings](CommandIo& io) {
     auto sigs = explain::load_signatures(io.host, io.global.kb_dir);
     if (!sigs) {
@@ -84,7 +87,8 @@ CommandRunner define_explain(CLI::App& sub) {
       case OutputFormat::kJson: io.out << report::render_explain_json(result); break;
       case OutputFormat::kMarkdown: io.out << report::render_explain_markdown(result, local_redactor(io.host)); break;
       case OutputFormat::kText:
-        io.out << report::render_explain_text(result, {.color = io.global.color, .max_findings = *max_findings});
+        io.out << report::wrap_text(
+            report::render_explain_text(result, {.color = io.global.color, .max_findings = *max_findings}), io.global.width);
         break;
     }
     // 1 when a cause was found (whatever its severity), 0 when only harmless messages or

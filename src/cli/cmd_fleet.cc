@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "report/text_wrap.h"
 #include "kb/kb.h"
 #include "plan/lock.h"
 #include "report/doctor_report.h"
@@ -138,7 +139,7 @@ int run_fleet(CommandIo& io, const FleetOptions& opt) {
       io.out << fleet::render_fleet_markdown(report);
       break;
     case OutputFormat::kText:
-      io.out << fleet::render_fleet_text(report);
+      io.out << report::wrap_text(fleet::render_fleet_text(report), io.global.width);
       break;
   }
   if (report.nodes == 0) {

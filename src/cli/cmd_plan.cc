@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "report/text_wrap.h"
+#include "cli/usage.h"
 #include "host/file_write.h"
 #include "kb/kb.h"
 #include "plan/emit.h"
@@ -148,7 +150,7 @@ int run_plan(CommandIo& io, const PlanOptions& opt) {
   switch (io.global.format) {
     case OutputFormat::kJson: io.out << dump_json(report::plan_to_json(rep)) << "\n"; break;
     case OutputFormat::kMarkdown: io.out << report::render_plan_markdown(rep, local_redactor(io.host)); break;
-    case OutputFormat::kText: io.out << report::render_plan_text(rep); break;
+    case OutputFormat::kText: io.out << report::wrap_text(report::render_plan_text(rep), io.global.width); break;
   }
   return result->status == plan::PlanStatus::kOk ? kExitOk : kExitProblems;
 }
@@ -157,17 +159,23 @@ int run_plan(CommandIo& io, const PlanOptions& opt) {
 
 CommandRunner define_plan(CLI::App& sub) {
   auto opt = std::make_shared<PlanOptions>();
-  auto* tf = sub.add_option("--tf", opt->tf, "Plan for this TensorFlow release (e.g. 2.10)")->option_text("VERSION");
+  auto* tf = sub.add_option("--tf", opt->tf, "Plan for this TensorFlow release (e.g. 2.10)")
+                ->option_text("VERSION")
+                ->check(usage::version_value("2.16", 2, 3));
   sub.add_flag("--latest", opt->latest, "Newest feasible TensorFlow with its newest Python, ignoring what is installed")
       ->excludes(tf);
-  sub.add_option("--python", opt->python, "Python version to use (major.minor); overrides the snapshot")->option_text("VERSION");
+  sub.add_option("--python", opt->python, "Python version to use (major.minor); overrides the snapshot")
+      ->option_text("VERSION")
+      ->check(usage::version_value("3.11", 2, 3));
   sub.add_option("--target", opt->target, "Where TensorFlow will run: native, wsl2 or docker")
       ->check(CLI::IsMember({"native", "wsl2", "docker"}));
   sub.add_option("--snapshot", opt->snapshot, "Plan for the machine in this snapshot (tfgpu probe --json)")->option_text("FILE");
   sub.add_option("--os", opt->os, "Describe the machine: windows or linux (overrides the snapshot)")
       ->check(CLI::IsMember({"windows", "linux"}));
   sub.add_option("--gpu", opt->gpu, "Describe the machine: GPU name or PCI id (overrides the snapshot)")->option_text("NAME|PCI-ID");
-  sub.add_option("--driver", opt->driver, "Describe the machine: NVIDIA driver version (overrides the snapshot)")->option_text("VERSION");
+  sub.add_option("--driver", opt->driver, "Describe the machine: NVIDIA driver version (overrides the snapshot)")
+      ->option_text("VERSION")
+      ->check(usage::version_value("535.104.05", 1, 3));
   sub.add_flag("--force", opt->force, "Overwrite files in --out that tfgpu did not write");
   sub.add_option("--out", opt->out_dir, "Write tfgpu.lock.toml, the setup script, requirements.txt, environment.yml, Dockerfile and verify.py here")
       ->option_text("DIR");

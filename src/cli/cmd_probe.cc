@@ -10,6 +10,8 @@
 #include <fmt/format.h>
 
 #include "cli/command.h"
+#include "report/text_wrap.h"
+#include "cli/usage.h"
 #include "kb/kb.h"
 #include "probe/kb_namer.h"
 #include "probe/probe.h"
@@ -85,7 +87,8 @@ CommandRunner define_probe(CLI::App& sub) {
                "Write Prometheus metrics of the doctor's diagnosis (for node_exporter's textfile collector: "
                "--out DIR/tfgpu.prom) instead of the snapshot");
   sub.add_option("--timeout", a->timeout_s, "Seconds a vendor library may take before it is given up")
-      ->check(CLI::Range(0.1, 600.0));
+      ->option_text("SECONDS")
+      ->check(usage::seconds_value(0.1, 600.0));
   sub.add_option("--out", a->out,
                  "Write the report to PATH (atomically: a temporary file, then renamed) instead of standard output; "
                  "%h in PATH is the host name")
@@ -159,6 +162,8 @@ CommandRunner define_probe(CLI::App& sub) {
       text = dump_json(j) + "\n";
     } else {
       text = render_probe_text(s, a->all_libraries ? ProbeTextDetail::kAllLibraries : ProbeTextDetail::kSummary);
+      // A file written with --out keeps its long lines (it is read by tools, not on a terminal).
+      if (a->out.empty()) text = report::wrap_text(text, io.global.width);
     }
     if (a->out.empty()) {
       io.out << text;

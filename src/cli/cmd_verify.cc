@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "report/text_wrap.h"
+#include "cli/usage.h"
 #include "snapshot/snapshot_json.h"
 #include "cli/verify_prediction.h"
 #include "gpu/child.h"
@@ -62,9 +64,11 @@ CommandRunner define_verify(CLI::App& sub) {
                  "`tfgpu doctor --json` output or docs/verify-json.md")
       ->option_text("FILE");
   sub.add_option("--timeout", opt->timeout_s, "Seconds the driver check may take (default 60)")
-      ->check(CLI::Range(1, 3600));
+      ->option_text("SECONDS")
+      ->check(usage::whole_number(1, 3600));
   sub.add_option("--python-timeout", opt->python_timeout_s, "Seconds the TensorFlow check may take (default 300)")
-      ->check(CLI::Range(1, 3600));
+      ->option_text("SECONDS")
+      ->check(usage::whole_number(1, 3600));
   sub.add_option("--driver", opt->drivers, "Driver library to load instead of libcuda.so.1 / nvcuda.dll (repeatable)")
       ->option_text("LIB");
   return [opt](CommandIo& io) {
@@ -125,7 +129,8 @@ CommandRunner define_verify(CLI::App& sub) {
         io.out << report::render_verify_markdown(v, local_redactor(io.host));
         break;
       case OutputFormat::kText:
-        io.out << report::render_verify_text(v, io.global.color ? report::Colour::kOn : report::Colour::kOff);
+        io.out << report::wrap_text(report::render_verify_text(v, io.global.color ? report::Colour::kOn : report::Colour::kOff),
+                                    io.global.width);
         break;
     }
     return v.passed() ? static_cast<int>(kExitOk) : static_cast<int>(kExitProblems);

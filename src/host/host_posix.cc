@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -21,6 +22,7 @@
 #include <fmt/format.h>
 
 #include "host/host.h"
+#include "host/terminal_size.h"
 
 extern char** environ;
 
@@ -551,6 +553,12 @@ std::vector<std::string> command_line_arguments(int argc, char** argv) {
 }
 
 bool stdout_is_terminal() { return ::isatty(1) != 0; }
+
+std::optional<int> stdout_terminal_columns() {
+  struct winsize ws {};
+  if (::isatty(1) == 0 || ::ioctl(1, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0) return std::nullopt;
+  return static_cast<int>(ws.ws_col);
+}
 bool stdin_is_terminal() { return ::isatty(0) != 0; }
 
 }  // namespace tfgpu

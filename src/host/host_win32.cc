@@ -16,6 +16,7 @@
 
 #include "host/cpuid.h"
 #include "host/host.h"
+#include "host/terminal_size.h"
 #include "host/machine_facts.h"
 #include "host/win32_text.h"
 #include "util/strings.h"
@@ -601,6 +602,13 @@ std::vector<std::string> command_line_arguments(int, char**) {
 }
 
 bool stdout_is_terminal() { return _isatty(1) != 0; }
+
+std::optional<int> stdout_terminal_columns() {
+  CONSOLE_SCREEN_BUFFER_INFO info;
+  if (_isatty(1) == 0 || !GetConsoleScreenBufferInfo(GetStdHandle(STD_OUTPUT_HANDLE), &info)) return std::nullopt;
+  int cols = info.srWindow.Right - info.srWindow.Left + 1;
+  return cols > 0 ? std::optional<int>(cols) : std::nullopt;
+}
 bool stdin_is_terminal() { return _isatty(0) != 0; }
 
 }  // namespace tfgpu

@@ -161,6 +161,7 @@ std::string render_bench_markdown(const gpu::BenchReport& r, const PeakFigures& 
 
 nlohmann::json bench_json(const gpu::BenchReport& r, const PeakFigures& peaks) {
   nlohmann::json j = gpu::to_json(r);
+  j["schema_version"] = kBenchJsonSchemaVersion;
   auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
   j["peak"] = {{"gpu", peaks.gpu},
                {"matched_by", peaks.matched_by},

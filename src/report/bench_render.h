@@ -30,6 +30,8 @@ std::string speedup_line(const gpu::BenchReport& r, gpu::Precision fast);
 
 std::string render_bench_text(const gpu::BenchReport& r, const PeakFigures& peaks, Colour colour = Colour::kOff);
 std::string render_bench_markdown(const gpu::BenchReport& r, const PeakFigures& peaks);
+// "schema_version" of bench_json, as every --json output has (docs/bench-json.md).
+inline constexpr int kBenchJsonSchemaVersion = 1;
 nlohmann::json bench_json(const gpu::BenchReport& r, const PeakFigures& peaks);  // docs/bench-json.md
 
 }  // namespace tfgpu::report

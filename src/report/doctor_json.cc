@@ -1,5 +1,6 @@
 // `tfgpu doctor --json` (schema: docs/doctor-json.md).
 #include "report/doctor_report.h"
+#include "report/json_convention.h"
 
 namespace tfgpu {
 
@@ -12,7 +13,7 @@ nlohmann::json doctor_to_json(const DoctorReport& r) {
   j["snapshot"] = {{"origin", s.origin}, {"created_at", s.created_at}, {"os", s.host.os},
                    {"wsl2", s.host.wsl2 == Tri::kYes}, {"container", s.host.container}};
   json layers = json::array();
-  for (const auto& l : summarize_layers(s, r.findings))
+  for (const auto& l : summarize_layers(s, r.findings, &r.verdicts))
     layers.push_back({{"layer", to_string(l.layer)}, {"status", to_string(l.status)}, {"facts", l.facts}});
   j["layers"] = layers;
   json findings = json::array();
@@ -20,6 +21,7 @@ nlohmann::json doctor_to_json(const DoctorReport& r) {
     json ev = json::array();
     for (const auto& e : f.evidence) {
       json one = {{"fact", e.fact}, {"source", e.source}};
+      if (json c = report::citation_json(e.source); !c.is_null()) one["citation"] = std::move(c);
       if (e.line > 0) one["line"] = e.line;
       if (!e.trail.empty()) {
         json trail = json::array();
@@ -38,7 +40,7 @@ nlohmann::json doctor_to_json(const DoctorReport& r) {
                         {"title", f.title},
                         {"env", f.env},
                         {"evidence", ev},
-                        {"fix", f.fix}});
+                        {"fix", report::fix_steps_json(f.fix)}});
   }
   j["findings"] = findings;
   json verdicts = json::array();

@@ -111,6 +111,11 @@ std::vector<std::string> framework_facts(const Snapshot& s) {
     std::string line = fmt::format("{}: Python {}{}", who, py.version.empty() ? "?" : py.version, py.bits == 32 ? " (32-bit)" : "");
     if (py.tensorflow.empty()) line += ", no TensorFlow";
     for (const auto& t : py.tensorflow) line += fmt::format(", {} {}", t.package, t.version);
+    // Next to TensorFlow, the Keras it will import (Keras 3, or tf-keras for Keras 2 code).
+    if (!py.tensorflow.empty())
+      for (const auto& pkg : py.packages)
+        if (pkg.name == "keras" || pkg.name == "tf-keras" || pkg.name == "tf_keras")
+          line += fmt::format(", {} {}", pkg.name, pkg.version.empty() ? "?" : pkg.version);
     if (py.active) line += " [active]";
     out.push_back(line);
   }
@@ -122,7 +127,13 @@ std::vector<std::string> framework_facts(const Snapshot& s) {
 
 }  // namespace
 
-std::vector<LayerSummary> summarize_layers(const Snapshot& s, const std::vector<Finding>& findings) {
+std::vector<LayerSummary> summarize_layers(const Snapshot& s, const std::vector<Finding>& findings,
+                                           const std::vector<Verdict>* verdicts) {
+  // The verdict says no environment has TensorFlow: the framework layer is missing its
+  // framework, whatever the severity of the finding that says so.
+  bool no_tensorflow = verdicts && !verdicts->empty() &&
+                       std::all_of(verdicts->begin(), verdicts->end(),
+                                   [](const Verdict& v) { return v.kind == VerdictKind::kNoTensorflow; });
   std::vector<LayerSummary> out;
   const std::pair<Layer, const ProbeState*> layers[] = {
       {Layer::kHardware, &s.gpu_state}, {Layer::kDriver, &s.driver.state}, {Layer::kRuntime, &s.runtime_state}, {Layer::kFramework, &s.python_state}};
@@ -143,6 +154,7 @@ std::vector<LayerSummary> summarize_layers(const Snapshot& s, const std::vector<
     bool missing = state->status == ProbeStatus::kAbsent || state->status == ProbeStatus::kFailed ||
                    state->status == ProbeStatus::kUnsupported;
     if (layer == Layer::kHardware && !s.gpus.empty()) missing = false;
+    if (layer == Layer::kFramework && no_tensorflow) warned = true;
     l.status = blocked ? LayerStatus::kBlocked
                : warned || (known && missing) ? LayerStatus::kWarning
                : known                        ? LayerStatus::kOk

@@ -39,7 +39,7 @@ std::string render_doctor_markdown(const DoctorReport& r, const report::Redactor
   auto text = [&](std::string_view t) { return md_text(redactor.apply(t)); };
   std::string out = "### tfgpu doctor report\n\n";
   for (const auto& v : r.verdicts) out += fmt::format("**Verdict:** {}\n\n", text(v.sentence));
-  for (const auto& l : summarize_layers(s, r.findings)) {
+  for (const auto& l : summarize_layers(s, r.findings, &r.verdicts)) {
     out += fmt::format("- **{}**: {} {}\n", to_string(l.layer), layer_icon(l.status), to_string(l.status));
     for (const auto& fact : l.facts) out += fmt::format("  - {}\n", code(fact));
   }

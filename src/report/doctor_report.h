@@ -19,7 +19,8 @@
 
 namespace tfgpu {
 
-inline constexpr int kDoctorJsonSchemaVersion = 1;
+// 2: findings[].fix is a list of step objects, evidence[].citation (docs/doctor-json.md).
+inline constexpr int kDoctorJsonSchemaVersion = 2;
 
 struct DoctorReport {
   const Snapshot* snapshot = nullptr;
@@ -37,8 +38,10 @@ struct LayerSummary {
   std::vector<std::string> facts;  // the key facts, one line each
 };
 
-// The four layers in order: hardware, driver, runtime, framework.
-std::vector<LayerSummary> summarize_layers(const Snapshot& s, const std::vector<Finding>& findings);
+// The four layers in order: hardware, driver, runtime, framework. With `verdicts`, the
+// marks agree with them: when no environment has TensorFlow the framework layer is not ✓.
+std::vector<LayerSummary> summarize_layers(const Snapshot& s, const std::vector<Finding>& findings,
+                                           const std::vector<Verdict>* verdicts = nullptr);
 
 enum class Color { kOff, kOn };
 // `ascii`: the terminal's locale is not UTF-8: status marks as [ok] [x] [!] [i].

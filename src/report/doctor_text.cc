@@ -1,5 +1,7 @@
 // Text rendering of a doctor report for a terminal: layers, findings with fixes,
 // verdicts. ANSI colour only when asked (the CLI decides: tty, NO_COLOR, --color).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "report/doctor_report.h"
@@ -75,40 +77,52 @@ std::string render_doctor_text(const DoctorReport& r, Color color, bool ascii) {
   out += p(kBold, "tfgpu doctor");
   if (s.origin == "file" || s.origin == "log" || s.origin == "test")
     out += fmt::format(" (snapshot{})", s.created_at.empty() ? "" : " of " + s.created_at);
-  out += "\n\n";
-  for (const auto& l : summarize_layers(s, r.findings)) {
+  out += "\n";
+  std::string layers;
+  for (const auto& l : summarize_layers(s, r.findings, &r.verdicts)) {
     for (size_t i = 0; i < l.facts.size(); ++i) {
       // ASCII marks are wider than one column ("[ok]" vs "✓"): pad them to one width so
       // the layer names and the facts below line up.
       if (i == 0)
-        out += fmt::format("  {}{} {:<10} {}\n", mark(l.status, p),
+        layers += fmt::format("  {}{} {:<10} {}\n", mark(l.status, p),
                            std::string(p.ascii ? 4 - ascii_width(l.status) : 0, ' '), to_string(l.layer), l.facts[i]);
       else
-        out += fmt::format("  {} {:<10} {}\n", std::string(p.ascii ? 4 : 1, ' '), "", l.facts[i]);
+        layers += fmt::format("  {} {:<10} {}\n", std::string(p.ascii ? 4 : 1, ' '), "", l.facts[i]);
     }
   }
+  std::string findings;
   if (!r.findings.empty()) {
-    out += "\n" + p(kBold, "Findings") + "\n";
+    findings += "\n" + p(kBold, "Findings") + "\n";
     for (const auto& f : r.findings) {
-      out += fmt::format("\n  {} {} {}\n", mark(f.severity, p), p(kBold, f.title), p(kDim, "[" + f.id + "]"));
-      if (!f.env.empty()) out += fmt::format("      in {}\n", f.env);
+      findings += fmt::format("\n  {} {} {}\n", mark(f.severity, p), p(kBold, f.title), p(kDim, "[" + f.id + "]"));
+      if (!f.env.empty()) findings += fmt::format("      in {}\n", f.env);
       for (const auto& e : f.evidence) {
-        out += fmt::format("      - {} {}\n", e.fact, p(kDim, "(" + e.source + ")"));
+        findings += fmt::format("      - {} {}\n", e.fact, p(kDim, "(" + e.source + ")"));
         // The loader's trail, shortened (JSON has all of it).
-        for (const auto& l : short_trail(e.trail)) out += fmt::format("          {}\n", p(kDim, l));
+        for (const auto& l : short_trail(e.trail)) findings += fmt::format("          {}\n", p(kDim, l));
       }
       if (!f.fix.empty()) {
-        out += "      fix:\n";
+        findings += "      fix:\n";
         int n = 0;
         for (const auto& step : f.fix) {
           // Indented steps ("  A1. ...") are sub-steps of the previous one: keep them unnumbered.
           if (step.rfind("  ", 0) == 0)
-            out += fmt::format("           {}\n", step.substr(2));
+            findings += fmt::format("           {}\n", step.substr(2));
           else
-            out += fmt::format("        {}. {}\n", ++n, step);
+            findings += fmt::format("        {}. {}\n", ++n, step);
         }
       }
     }
+  }
+  // With a blocker the first screen shows what is wrong, then the machine; otherwise the
+  // machine comes first and the findings (warnings, notes) follow it.
+  bool blocked = std::any_of(r.findings.begin(), r.findings.end(),
+                             [](const Finding& f) { return f.severity == Severity::kBlocker; });
+  if (blocked) {
+    out += findings;
+    out += "\n" + p(kBold, "Machine") + "\n\n" + layers;
+  } else {
+    out += "\n" + layers + findings;
   }
   out += "\n" + p(kBold, "Verdict") + "\n";
   for (const auto& v : r.verdicts) out += fmt::format("  {} {}\n", mark(v.kind, p), v.sentence);

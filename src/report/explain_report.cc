@@ -1,5 +1,6 @@
 // Text / JSON / Markdown for explain results (see explain_report.h).
 #include "report/explain_report.h"
+#include "report/json_convention.h"
 
 #include <cmath>
 
@@ -149,6 +150,7 @@ nlohmann::json explain_to_json(const ExplainResult& r) {
     json ev = json::array();
     for (const auto& e : f.evidence) {
       json je = {{"text", sanitize_log_text(e.fact, 400)}, {"source", e.source}};
+      if (json c = citation_json(e.source); !c.is_null()) je["citation"] = std::move(c);
       je["line"] = e.line > 0 ? json(e.line) : json(nullptr);
       ev.push_back(std::move(je));
     }
@@ -158,7 +160,7 @@ nlohmann::json explain_to_json(const ExplainResult& r) {
                         {"title", f.title},
                         {"score", std::round(f.score * 1000.0) / 1000.0},
                         {"evidence", std::move(ev)},
-                        {"fix", f.fix}});
+                        {"fix", fix_steps_json(f.fix)}});
   }
   j["findings"] = std::move(findings);
   json noise = json::array();

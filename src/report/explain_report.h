@@ -14,7 +14,8 @@
 
 namespace tfgpu::report {
 
-inline constexpr int kExplainJsonSchema = 1;
+// 2: findings[].fix is a list of step objects, evidence[].citation (docs/explain-json.md).
+inline constexpr int kExplainJsonSchema = 2;
 
 // Valid UTF-8, no control characters except tab, at most max_bytes (cut at a character).
 std::string sanitize_log_text(std::string_view raw, size_t max_bytes = 240);

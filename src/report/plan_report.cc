@@ -99,6 +99,7 @@ std::string render_plan_text(const PlanReport& r) {
 nlohmann::ordered_json plan_to_json(const PlanReport& r) {
   const auto& p = r.plan;
   nlohmann::ordered_json j;
+  j["schema_version"] = kPlanJsonSchemaVersion;
   j["status"] = plan::to_string(p.status);
   nlohmann::ordered_json m;
   m["os"] = p.machine.os;

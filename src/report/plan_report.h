@@ -22,6 +22,8 @@ struct PlanReport {
 };
 
 std::string render_plan_text(const PlanReport& r);
+// "schema_version" of plan_to_json (docs/plan.md); raised when the shape changes.
+inline constexpr int kPlanJsonSchemaVersion = 1;
 nlohmann::ordered_json plan_to_json(const PlanReport& r);
 // Redacted (report/markdown.h); steps and file paths are code spans.
 std::string render_plan_markdown(const PlanReport& r, const Redactor& redactor = {});

@@ -159,6 +159,7 @@ std::string render_verify_markdown(const VerifyOutcome& v, const Redactor& redac
 
 nlohmann::json verify_json(const VerifyOutcome& v) {
   nlohmann::json j = gpu::to_json(v.driver);
+  j["schema_version"] = kVerifyJsonSchemaVersion;
   j["passed"] = v.passed();
   j["driver_passed"] = v.driver.passed();
   if (v.tf) {

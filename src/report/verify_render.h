@@ -28,6 +28,8 @@ struct VerifyOutcome {
 std::string render_verify_text(const VerifyOutcome& v, Colour colour = Colour::kOff);
 // Redacted (report/markdown.h).
 std::string render_verify_markdown(const VerifyOutcome& v, const Redactor& redactor = {});
+// "schema_version" of verify_json, as every --json output has (docs/verify-json.md).
+inline constexpr int kVerifyJsonSchemaVersion = 1;
 nlohmann::json verify_json(const VerifyOutcome& v);  // docs/verify-json.md
 
 }  // namespace tfgpu::report
