@@ -131,6 +131,10 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
     }
   }
 
+  // What the machine printed outranks what the reporter believes: the interpreter's own
+  // banner ("[MSC v.1916 32 bit (Intel)]") is not refuted by a sentence calling it 64-bit.
+  if (facts.python_bits.value == "32") refutes.erase("python_32bit");
+
   auto apply_refutes = [&]() {
     for (auto& [id, c] : cands) {
       c.refute_factor = 1.0;

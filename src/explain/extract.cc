@@ -588,7 +588,7 @@ std::string library_component(std::string_view file_name) {
 std::span<const ExtractorKeywords> extractor_keywords() {
   static const std::vector<ExtractorKeywords> kTable = {
       {Extractor::kTensorflow, {"tensorflow", "tensor flow", "tf "}},
-      {Extractor::kPython, {"python"}},
+      {Extractor::kPython, {"python", "32 bit (intel)", "64 bit (amd64)"}},  // the banner without "python" (sys.version)
       {Extractor::kCuda, {"cuda"}},
       {Extractor::kCudnn, {"cudnn"}},
       {Extractor::kDriver, {"driver", "nvidia ", "reported version is"}},
