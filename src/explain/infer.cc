@@ -529,23 +529,43 @@ void environment_rules(const InferenceInput& in, std::vector<Inference>& out) {
     out.push_back(std::move(inf));
   }
   // The GPU is not used and TensorFlow never touched CUDA (no library loaded or failed, no
-  // device line): before 2.1 the plain `tensorflow` package was CPU-only.
-  const bool cuda_silent = f.failed_libraries.empty() && f.loaded_libraries.empty() && !f.flag("gpu_seen") &&
-                           f.gpu_names.empty() && f.driver_version.empty();
-  if (gpu_missing(f) && !works && cuda_silent && !gpu_pkg && !f.flag("pip_cuda")) {
-    auto v = Version::parse(f.tf_version.value);
-    bool old_tf = !f.tf_version.empty() && v && v->size() >= 2 && (v->major() < 2 || (v->major() == 2 && v->minor() < 1));
+  // device line from TensorFlow; nvidia-smi output is the driver talking, not TF): before
+  // 2.1 the plain `tensorflow` package was CPU-only. On Colab the preinstalled TF is a GPU
+  // build, so there it is not the package.
+  const bool colab = f.flag("colab");
+  const bool cuda_silent = f.failed_libraries.empty() && f.loaded_libraries.empty() && !f.flag("gpu_seen");
+  const auto tfv = Version::parse(f.tf_version.value);
+  const bool old_tf = (!f.tf_version.empty() && tfv && tfv->size() >= 2 &&
+                       (tfv->major() < 2 || (tfv->major() == 2 && tfv->minor() < 1))) ||
+                      (f.tf_version.empty() && f.flag("tf_before_2_1"));
+  if (gpu_missing(f) && !works && cuda_silent && !gpu_pkg && !f.flag("pip_cuda") && !colab) {
     if (old_tf || f.tf_version.empty()) {
       Inference inf{"wrong_package", old_tf ? 0.5 : 0.28, "framework.plain_tensorflow_cpu_only_before_2_1", {}};
       inf.evidence.push_back(from_fact("the GPU is not used", gpu_missing_fact(f)));
-      if (old_tf) inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+      if (!f.tf_version.empty() && old_tf)
+        inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+      else if (old_tf)
+        inf.evidence.push_back(from_fact("the log's wording is from TensorFlow 1.x", *f.flag_fact("tf_before_2_1")));
       out.push_back(std::move(inf));
     }
   }
+  // Colab: the runtime ships a TensorFlow built for its own CUDA. A TensorFlow the user
+  // installs on top (another release, tensorflow-gpu, tf-nightly) is built for another
+  // CUDA: it fails to import, crashes, or lists no GPU.
+  const bool failing = gpu_missing(f) || has(in, "crash_marker") || !f.failed_libraries.empty() || f.flag("failure_stated");
+  if (colab && failing && !works && (gpu_pkg || !f.tf_version.empty() || f.flag("tf_installed_by_user"))) {
+    Inference inf{"cuda_version_mismatch", gpu_pkg || f.flag("tf_installed_by_user") ? 0.6 : 0.45,
+                  "runtime.colab_tf_not_the_runtime_build", {}};
+    inf.evidence.push_back(from_fact("on Colab, whose runtime ships TensorFlow built for its own CUDA", *f.flag_fact("colab")));
+    if (gpu_pkg) inf.evidence.push_back(from_fact("another TensorFlow GPU package is installed", *f.flag_fact("gpu_package")));
+    if (!f.tf_version.empty())
+      inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+    out.push_back(std::move(inf));
+  }
   // Nothing more specific: the GPU is not listed. Most often the CUDA libraries are not
   // installed at all (plain `pip install tensorflow`); since TF 2.12 the line naming
-  // them is hidden.
-  if (gpu_missing(f) && !works) {
+  // them is hidden. Not on Colab (CUDA is there).
+  if (gpu_missing(f) && !works && !colab) {
     Inference inf{"cudart_missing", 0.3, "runtime.gpu_not_listed_default", {}};
     inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
     out.push_back(std::move(inf));
