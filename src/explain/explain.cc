@@ -57,6 +57,7 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
                      facts.flag("pip_cuda") || facts.flag("gpu_works") || !facts.gpu_names.empty() ||
                      !facts.driver_version.empty() || !facts.cuda_version.empty() || !facts.cudnn_version.empty() ||
                      !facts.gpu_list_empty.empty();
+  if (!gpu_context && kb) gpu_context = failed_runtime_only_gpu_package_loads(facts, *kb);
   if (!gpu_context) {
     for (const auto& h : scan.hits) {
       const Signature& s = *h.signature;

@@ -574,6 +574,36 @@ void environment_rules(const InferenceInput& in, std::vector<Inference>& out) {
 
 }  // namespace
 
+bool failed_runtime_only_gpu_package_loads(const LogFacts& facts, const kb::KnowledgeBase& kb) {
+  const Version first_unified(std::vector<int>{2, 1});  // `tensorflow` itself loads CUDA from 2.1 on
+  bool any = false;
+  for (const auto& l : facts.failed_libraries) {
+    if (l.component != "cudart") continue;
+    bool matched = false, unified = false;
+    for (const auto& r : kb.tf_releases()) {
+      if (r.cuda.empty()) continue;
+      const kb::CudaRelease* cr = kb.find_cuda(r.cuda.truncated(2));
+      if (!cr) continue;
+      for (Platform p : {Platform::kLinux, Platform::kWindows}) {
+        auto file = cuda_file(*cr, p, "cudart");
+        if (!file || !iequals(*file, l.name)) continue;
+        matched = true;
+        unified = unified || !(r.version < first_unified);
+      }
+    }
+    if (unified) return false;
+    // Not a name any release in the KB loads: older than the KB's oldest release when its
+    // CUDA major is at most the oldest release's.
+    if (!matched) {
+      auto major = cuda_major_of_file(l.name);
+      auto all = kb.tf_releases();
+      if (!major || all.empty() || all.front().cuda.empty() || *major > all.front().cuda.major()) return false;
+    }
+    any = true;
+  }
+  return any;
+}
+
 std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* kb) {
   std::vector<Inference> out;
   if (kb && !kb->tf_releases().empty()) {
