@@ -483,8 +483,10 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   }
 }
 
-void environment_rules(const InferenceInput& in, std::vector<Inference>& out) {
+void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
+  const bool kb_newest_tf_has_no_windows_gpu =
+      kb && !kb->tf_releases().empty() && !kb->tf_releases().back().has_gpu_build(Platform::kWindows);
   const bool works = f.flag("gpu_works");
   if (f.cuda_visible_devices_set) {
     const std::string& v = f.cuda_visible_devices.value;
@@ -548,6 +550,16 @@ void environment_rules(const InferenceInput& in, std::vector<Inference>& out) {
         inf.evidence.push_back(from_fact("the log's wording is from TensorFlow 1.x", *f.flag_fact("tf_before_2_1")));
       out.push_back(std::move(inf));
     }
+  }
+  // Native Windows, the GPU unused, TensorFlow silent about CUDA and no release named: a
+  // current install there is >= 2.11, which has no CUDA build for Windows (and so never
+  // even tries to load CUDA). Only when nothing dates the report before 2.1.
+  if (platform_of(f) == Platform::kWindows && f.wsl.empty() && f.tf_version.empty() && gpu_missing(f) && !works &&
+      cuda_silent && !gpu_pkg && !f.flag("tf_before_2_1") && !cpu_pkg && kb_newest_tf_has_no_windows_gpu) {
+    Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11", 0.45, "platform.windows_tf_unstated_cuda_silent", {}};
+    inf.evidence.push_back(from_fact("native Windows", f.os));
+    inf.evidence.push_back(from_fact("the GPU is not used and TensorFlow loads no CUDA library", gpu_missing_fact(f)));
+    out.push_back(std::move(inf));
   }
   // Colab: the runtime ships a TensorFlow built for its own CUDA. A TensorFlow the user
   // installs on top (another release, tensorflow-gpu, tf-nightly) is built for another
@@ -615,7 +627,7 @@ std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* 
   }
   cpu_rules(in, out);
   library_rules(in, kb, out);
-  environment_rules(in, out);
+  environment_rules(in, kb, out);
   return out;
 }
 
