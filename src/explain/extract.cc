@@ -198,6 +198,17 @@ std::optional<std::string> bare_cuda_major_after(std::string_view lower, size_t 
   return std::to_string(major);
 }
 
+// Every distinct toolkit version a report names (a report naming two leaves open which
+// one TensorFlow met).
+void note_cuda_stated(LogFacts& facts, const std::string& v) {
+  auto parsed = Version::parse(v);
+  if (!parsed || parsed->size() < 2 || facts.cuda_versions_stated.size() >= 8) return;
+  std::string key = parsed->truncated(2).str();
+  if (std::find(facts.cuda_versions_stated.begin(), facts.cuda_versions_stated.end(), key) ==
+      facts.cuda_versions_stated.end())
+    facts.cuda_versions_stated.push_back(std::move(key));
+}
+
 void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   extract_cuda_cudnn_label(lower, n, facts);
   bool smi_line = lower.find("driver version") != std::string_view::npos;
@@ -213,6 +224,7 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   for_each_keyword(lower, "cudatoolkit", [&](size_t end) {
     auto v = version_after(lower, end, VersionOf::kCuda);
     if (v && version_sane(VersionOf::kCuda, *v)) {
+      note_cuda_stated(facts, *v);
       set_fact(facts.cuda_version, *v, n);
       set_fact(facts.cuda_kind, "conda", n);
       return true;
@@ -224,6 +236,7 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
     auto v = version_after(lower, end, VersionOf::kCuda, &labelled);
     if (!v) v = bare_cuda_major_after(lower, end);
     if (v && version_sane(VersionOf::kCuda, *v)) {
+      note_cuda_stated(facts, *v);
       set_fact(facts.cuda_version, *v, n);
       if (conda) set_fact(facts.cuda_kind, "conda", n);
       return true;

@@ -380,6 +380,10 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   }
   bool cudart_loaded = std::any_of(f.loaded_libraries.begin(), f.loaded_libraries.end(),
                                    [](const LibraryMention& l) { return l.component == "cudart"; });
+  // The report names several toolkits: whether the one shipping exactly the missing file is
+  // the one TensorFlow met is open (a CUDA named in TF's own message is not "installed"
+  // either, so only this claim is weakened).
+  const bool cuda_ambiguous = f.cuda_versions_stated.size() >= 2;
 
   for (const auto& l : f.failed_libraries) {
     Fact lf{l.name, l.line};
@@ -402,7 +406,7 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
       if (file) {
         kb::Citation cite = kb->cite_libraries(*cr);
         if (iequals(*file, l.name)) {
-          Inference inf{"env_path_not_set", 0.8, "runtime.installed_but_not_found", {}};
+          Inference inf{"env_path_not_set", cuda_ambiguous ? 0.5 : 0.8, "runtime.installed_but_not_found", {}};
           inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l.name), lf));
           inf.evidence.push_back(from_fact(fmt::format("CUDA {} is installed{}", f.cuda_version.value,
                                                        f.cuda_kind.value == "conda" ? " (conda)" : ""),
