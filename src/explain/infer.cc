@@ -585,6 +585,11 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
     Inference inf{"cudart_missing", 0.3, "runtime.gpu_not_listed_default", {}};
     inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
     out.push_back(std::move(inf));
+    // The other usual reason, weaker still: CUDA is installed, but not the version this
+    // TensorFlow release was built with (tfgpu matrix --tf <version> tells which).
+    Inference other{"cuda_version_mismatch", 0.26, "runtime.gpu_not_listed_version_default", {}};
+    other.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+    out.push_back(std::move(other));
   }
 }
 
