@@ -111,6 +111,21 @@ void set_fact(Fact& f, std::string value, int line) {
 // ---- per-extractor code ------------------------------------------------------------
 
 void extract_tensorflow(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
+  // The interpreter's answer on the same line: "tf.__version__ = '2.15.0'", "tf.__version__: 2.4.1",
+  // "tensorflow.__version__ -> 2.12.0" (machine output: labelled).
+  for (std::string_view kw : {"tf.__version__", "tensorflow.__version__", "tf.version.version"}) {
+    size_t p = lower.find(kw);
+    if (p == std::string_view::npos) continue;
+    size_t i = p + kw.size();
+    while (i < lower.size() && i < p + kw.size() + 16 && (separator(lower[i]) || lower[i] == '>' || lower[i] == '-'))
+      ++i;
+    size_t b = i;
+    while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
+    if (auto v = as_version(lower.substr(b, i - b)); v && version_sane(VersionOf::kTensorflow, *v)) {
+      set_fact(facts.tf_version, *v, n, true, &facts.tf_version_labelled);
+      return;
+    }
+  }
   for (std::string_view kw : {"tensorflow", "tensor flow", "tf"}) {
     for_each_keyword(lower, kw, [&](size_t end) {
       if (kw == "tf" && lower.substr(end, 4) == "-trt") return false;
@@ -211,7 +226,10 @@ void note_cuda_stated(LogFacts& facts, const std::string& v) {
 
 void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   extract_cuda_cudnn_label(lower, n, facts);
-  bool smi_line = lower.find("driver version") != std::string_view::npos;
+  // nvidia-smi's banner (or a sentence quoting it): its "CUDA Version" is the newest CUDA
+  // the driver supports, not an installed toolkit.
+  bool smi_line = lower.find("driver version") != std::string_view::npos ||
+                  (lower.find("nvidia-smi") != std::string_view::npos && lower.find("cuda version") != std::string_view::npos);
   if (smi_line) {
     size_t p = lower.find("cuda version");
     if (p != std::string_view::npos) {
@@ -600,7 +618,7 @@ std::string library_component(std::string_view file_name) {
 
 std::span<const ExtractorKeywords> extractor_keywords() {
   static const std::vector<ExtractorKeywords> kTable = {
-      {Extractor::kTensorflow, {"tensorflow", "tensor flow", "tf "}},
+      {Extractor::kTensorflow, {"tensorflow", "tensor flow", "tf ", "tf.__version__", "tf.version.version"}},
       {Extractor::kPython, {"python", "32 bit (intel)", "64 bit (amd64)"}},  // the banner without "python" (sys.version)
       {Extractor::kCuda, {"cuda"}},
       {Extractor::kCudnn, {"cudnn"}},
