@@ -150,6 +150,25 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
   apply(infer_second_round(input, scores));
   apply_refutes();
 
+  // Nothing specific, yet the report is about a GPU that TensorFlow does not use or fails
+  // on: list the usual causes of such reports as low-likelihood guesses (below the
+  // "a problem was recognised" bar), so that the reader has where to start.
+  double strongest = 0.0;
+  for (const auto& [id, c] : cands) strongest = std::max(strongest, c.score());
+  if (strongest < kHarmlessBelow && (facts.flag("gpu_missing") || facts.flag("gpu_wanted"))) {
+    const std::pair<const char*, double> kUsual[] = {
+        {"cuda_version_mismatch", 0.2}, {"wrong_package", 0.18}, {"cudart_missing", 0.16}};
+    for (const auto& [id, w] : kUsual) {
+      Candidate& c = cands[id];
+      if (c.best >= w) continue;
+      c.best = w;
+      c.arguments.insert("prior:usual_gpu_report_cause");
+      add_evidence(c, {"nothing more specific recognised: one of the usual causes of a GPU that TensorFlow does "
+                       "not use (a guess; run tfgpu doctor on the machine)",
+                       "prior", 0});
+    }
+  }
+
   // Rank.
   double top = 0.0;
   for (const auto& [id, c] : cands) top = std::max(top, c.score());
