@@ -565,6 +565,16 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
     inf.evidence.push_back(from_fact("the GPU is not used and TensorFlow loads no CUDA library", gpu_missing_fact(f)));
     out.push_back(std::move(inf));
   }
+  // A release with a known GPU-detection regression (the KB's signature names the finding):
+  // on Linux / WSL with the GPU unlisted, that regression comes first.
+  if (const Fact* reg = f.flag_fact("known_gpu_regression");
+      reg && !reg->value.empty() && gpu_missing(f) && !works && !colab && f.os.value != "windows" &&
+      f.os.value != "macos") {
+    Inference inf{reg->value, 0.55, "framework.release_with_known_gpu_regression", {}};
+    inf.evidence.push_back(from_fact("a TensorFlow release with a known GPU-detection regression", *reg));
+    inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+    out.push_back(std::move(inf));
+  }
   // Colab: the runtime ships a TensorFlow built for its own CUDA. A TensorFlow the user
   // installs on top (another release, tensorflow-gpu, tf-nightly) is built for another
   // CUDA: it fails to import, crashes, or lists no GPU.
