@@ -228,37 +228,43 @@ void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vecto
   bool newer = false;
   const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
   if (!r || newer) return;
-  std::optional<kb::ComputeCapability> cc;
-  Fact source;
-  if (!f.compute_capability.empty()) {
-    if (auto c = kb::ComputeCapability::parse(f.compute_capability.value)) {
-      cc = *c;
-      source = f.compute_capability;
-    }
-  }
-  for (size_t i = 0; !cc && i < f.gpu_names.size(); ++i) {
-    auto found = kb.find_gpus_by_name(f.gpu_names[i].value);
+  // Every GPU the report names counts (a report comparing a K80 with a V100 is about the
+  // one that misbehaves): the stated compute capability and each name the KB resolves to
+  // one capability. The worst verdict wins: ignored, then PTX-only.
+  std::vector<std::pair<kb::ComputeCapability, Fact>> ccs;
+  if (!f.compute_capability.empty())
+    if (auto c = kb::ComputeCapability::parse(f.compute_capability.value)) ccs.emplace_back(*c, f.compute_capability);
+  for (const auto& name : f.gpu_names) {
+    auto found = kb.find_gpus_by_name(name.value);
     if (!found || found->empty()) continue;
     auto first = found->front()->cc;
     bool same = std::all_of(found->begin(), found->end(), [&](const kb::Gpu* g) { return g->cc == first; });
-    if (same) {
-      cc = first;
-      source = f.gpu_names[i];
+    if (same) ccs.emplace_back(first, name);
+  }
+  const std::pair<kb::ComputeCapability, Fact>* ignored = nullptr;
+  const std::pair<kb::ComputeCapability, Fact>* ptx = nullptr;
+  kb::CcSupportResult ignored_s, ptx_s;
+  for (const auto& entry : ccs) {
+    kb::CcSupportResult s = kb.tf_cc_support(*r, entry.first);
+    if (s.support == kb::CcSupport::kIgnored && !ignored) {
+      ignored = &entry;
+      ignored_s = s;
+    } else if (s.support == kb::CcSupport::kPtxJit && !ptx) {
+      ptx = &entry;
+      ptx_s = s;
     }
   }
-  if (!cc) return;
-  kb::CcSupportResult s = kb.tf_cc_support(*r, *cc);
-  if (s.support == kb::CcSupport::kIgnored) {
+  if (ignored) {
     Inference inf{"compute_capability_unsupported", 0.8, "hardware.cc_below_build", {}};
-    inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", cc->str()), source));
-    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), s.detail),
-                                   s.cites.empty() ? kb.cite(*r) : s.cites.front()));
+    inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", ignored->first.str()), ignored->second));
+    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), ignored_s.detail),
+                                   ignored_s.cites.empty() ? kb.cite(*r) : ignored_s.cites.front()));
     out.push_back(std::move(inf));
-  } else if (s.support == kb::CcSupport::kPtxJit) {
+  } else if (ptx) {
     Inference inf{"ptx_jit_slow", 0.35, "hardware.cc_ptx_only", {}};
-    inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", cc->str()), source));
-    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), s.detail),
-                                   s.cites.empty() ? kb.cite(*r) : s.cites.front()));
+    inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", ptx->first.str()), ptx->second));
+    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), ptx_s.detail),
+                                   ptx_s.cites.empty() ? kb.cite(*r) : ptx_s.cites.front()));
     out.push_back(std::move(inf));
   }
 }
