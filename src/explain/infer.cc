@@ -244,8 +244,18 @@ void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vecto
   const std::pair<kb::ComputeCapability, Fact>* ignored = nullptr;
   const std::pair<kb::ComputeCapability, Fact>* ptx = nullptr;
   kb::CcSupportResult ignored_s, ptx_s;
+  // When the release's compiled list is not in the KB, its CUDA toolkit still bounds it:
+  // a GPU newer than anything that toolkit can build SASS for only runs JIT-compiled PTX.
+  const kb::CudaRelease* built_with = r->cuda.empty() ? nullptr : kb.find_cuda(r->cuda.truncated(2));
   for (const auto& entry : ccs) {
     kb::CcSupportResult s = kb.tf_cc_support(*r, entry.first);
+    if (s.support == kb::CcSupport::kUnknown && built_with && entry.first > built_with->sass_max) {
+      s.support = kb::CcSupport::kPtxJit;
+      s.detail = fmt::format("built with CUDA {}, which builds SASS up to {} only: kernels for {} are JIT-compiled "
+                             "from PTX (slow start, or no kernel at all)",
+                             built_with->version.str(), built_with->sass_max.str(), entry.first.str());
+      s.cites = {kb.cite(*built_with)};
+    }
     if (s.support == kb::CcSupport::kIgnored && !ignored) {
       ignored = &entry;
       ignored_s = s;
