@@ -607,13 +607,20 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
   // Nothing more specific: the GPU is not listed. Most often the CUDA libraries are not
   // installed at all (plain `pip install tensorflow`); since TF 2.12 the line naming
   // them is hidden. Not on Colab (CUDA is there).
+  // Which comes first depends on the release: one with an [and-cuda] extra (KB) brings no
+  // CUDA with a plain `pip install tensorflow`, so the libraries are most likely absent;
+  // for older or unstated releases the usual reason is a CUDA installed, but not the
+  // version the release was built with (tfgpu matrix --tf <version> tells which).
   if (gpu_missing(f) && !works && !colab) {
-    Inference inf{"cudart_missing", 0.3, "runtime.gpu_not_listed_default", {}};
+    bool pip_brings_cuda = false;
+    if (kb && !f.tf_version.empty()) {
+      bool newer = false;
+      if (const kb::TfRelease* r = tf_row(*kb, f.tf_version.value, &newer)) pip_brings_cuda = kb->and_cuda_for(*r) != nullptr;
+    }
+    Inference inf{"cudart_missing", pip_brings_cuda ? 0.3 : 0.26, "runtime.gpu_not_listed_default", {}};
     inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
     out.push_back(std::move(inf));
-    // The other usual reason, weaker still: CUDA is installed, but not the version this
-    // TensorFlow release was built with (tfgpu matrix --tf <version> tells which).
-    Inference other{"cuda_version_mismatch", 0.26, "runtime.gpu_not_listed_version_default", {}};
+    Inference other{"cuda_version_mismatch", pip_brings_cuda ? 0.26 : 0.3, "runtime.gpu_not_listed_version_default", {}};
     other.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
     out.push_back(std::move(other));
   }
