@@ -23,11 +23,11 @@ namespace fs = std::filesystem;
 using ::tfgpu::testing::ReportCase;
 
 // Floors: the figures measured when this test was last tuned, rounded down to 0.01
-// (session 5: dev 72.9% / 77.6%, held-out 52.8% / 58.5%; explain2: dev 88.8% / 92.5%,
+// (session 5: dev 72.9% / 77.6%, held-out 52.8% / 58.5%; explain2: dev 89.7% / 93.5%,
 // held-out 52.8% / 62.3%; the acceptance is 90% / 97% on held-out, not reached yet);
 // raise them as explain improves, never lower them to fit.
-constexpr double kDevTop1Floor = 0.88;
-constexpr double kDevTop3Floor = 0.92;
+constexpr double kDevTop1Floor = 0.89;
+constexpr double kDevTop3Floor = 0.93;
 constexpr double kHeldTop1Floor = 0.52;
 constexpr double kHeldTop3Floor = 0.62;
 

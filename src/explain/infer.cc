@@ -318,6 +318,19 @@ void driver_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
 void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
   if (f.cuda_version.empty()) return;
+  // NVIDIA's own TensorFlow build brings its CUDA as pip wheels: the stock pairing does not
+  // apply; a system toolkit next to them is a second CUDA the loader may pick first.
+  if (f.flag("nvidia_tf_build")) {
+    const bool failing = gpu_missing(f) || !f.failed_libraries.empty() || has(in, "crash_marker") ||
+                         f.flag("failure_stated");
+    if (failing) {
+      Inference inf{"multiple_cuda_on_path", 0.45, "runtime.nvidia_tf_pip_cuda_vs_system_cuda", {}};
+      inf.evidence.push_back(from_fact("NVIDIA's TensorFlow build (CUDA from pip wheels)", *f.flag_fact("nvidia_tf_build")));
+      inf.evidence.push_back(from_fact(fmt::format("a system CUDA {} too", f.cuda_version.value), f.cuda_version));
+      out.push_back(std::move(inf));
+    }
+    return;
+  }
   auto stated = Version::parse(f.cuda_version.value);  // "11.2", or a bare major "10"
   if (!stated || stated->size() < 1) return;
   const Platform p = platform_of(f);
