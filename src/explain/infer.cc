@@ -594,6 +594,27 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
     inf.evidence.push_back(from_fact("the GPU is not used and TensorFlow loads no CUDA library", gpu_missing_fact(f)));
     out.push_back(std::move(inf));
   }
+  // TensorFlow itself says it has no CUDA: on native Windows that is a release without a
+  // Windows CUDA build (when none is named, or the one named has none); elsewhere the
+  // CPU-only package.
+  if (const Fact* nb = f.flag_fact("tf_built_without_cuda"); nb && f.os.value != "macos") {
+    bool win_release_without_gpu = kb_newest_tf_has_no_windows_gpu;
+    if (kb && !f.tf_version.empty()) {
+      bool newer = false;
+      const kb::TfRelease* r = tf_row(*kb, f.tf_version.value, &newer);
+      win_release_without_gpu = r && !r->has_gpu_build(Platform::kWindows);
+    }
+    if (platform_of(f) == Platform::kWindows && f.wsl.empty() && win_release_without_gpu) {
+      Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11", 0.75, "platform.windows_build_without_cuda", {}};
+      inf.evidence.push_back(from_fact("TensorFlow reports it was built without CUDA", *nb));
+      inf.evidence.push_back(from_fact("native Windows", f.os));
+      out.push_back(std::move(inf));
+    } else {
+      Inference inf{"wrong_package", 0.7, "framework.build_without_cuda", {}};
+      inf.evidence.push_back(from_fact("TensorFlow reports it was built without CUDA: a CPU-only package", *nb));
+      out.push_back(std::move(inf));
+    }
+  }
   // A release with a known GPU-detection regression (the KB's signature names the finding):
   // on Linux / WSL with the GPU unlisted, that regression comes first.
   if (const Fact* reg = f.flag_fact("known_gpu_regression");
