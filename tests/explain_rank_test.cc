@@ -373,6 +373,12 @@ TEST(ExplainRank, SmiCudaInProseIsTheDriversAndTfVersionIsRead) {
   EXPECT_TRUE(r.facts.cuda_version.empty());
 }
 
+// ">>> tf.__version__" answered on the next line by the interpreter; prose is not a version.
+TEST(ExplainRank, TfVersionAnsweredOnTheNextLineIsRead) {
+  EXPECT_EQ(run(">>> import tensorflow as tf\n>>> tf.__version__\n'2.16.1'\n").facts.tf_version.value, "2.16.1");
+  EXPECT_TRUE(run(">>> tf.__version__\nI think it is 2.4 or so\n").facts.tf_version.empty());
+}
+
 // A report about a GPU that is not used, with nothing specific: the usual causes are
 // listed as guesses below the problem bar, never as "nothing to fix".
 TEST(ExplainRank, NothingSpecificListsTheUsualCausesAsGuesses) {

@@ -125,6 +125,8 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
       set_fact(facts.tf_version, *v, n, true, &facts.tf_version_labelled);
       return;
     }
+    // Nothing after it on this line: the interpreter answers on the next one.
+    if (trim(lower.substr(p + kw.size())).find_first_not_of(")") == std::string_view::npos) facts.tf_version_asked_line = n;
   }
   for (std::string_view kw : {"tensorflow", "tensor flow", "tf"}) {
     for_each_keyword(lower, kw, [&](size_t end) {
@@ -574,6 +576,19 @@ void extract_empty_list(std::string_view lower, int n, LogFacts& facts) {
 }
 
 }  // namespace
+
+void read_asked_tf_version(std::string_view line, int line_no, LogFacts& facts) {
+  std::string_view t = trim(line.substr(0, 64));
+  if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') && t.back() == t.front()) t = t.substr(1, t.size() - 2);
+  if (t.empty() || t.size() > 24) return;
+  size_t i = 0;
+  while (i < t.size() && (is_digit(t[i]) || t[i] == '.')) ++i;
+  // Only a version, perhaps with a pre-release suffix ("2.16.0rc1", "2.15.0-dev"): never prose.
+  for (size_t k = i; k < t.size(); ++k)
+    if (!is_alnum(t[k]) && t[k] != '-' && t[k] != '+' && t[k] != '.') return;
+  if (auto v = as_version(t.substr(0, i)); v && version_sane(VersionOf::kTensorflow, *v))
+    set_fact(facts.tf_version, *v, line_no, true, &facts.tf_version_labelled);
+}
 
 std::optional<std::string> version_after(std::string_view line, size_t pos, VersionOf what, bool* labelled) {
   if (labelled) *labelled = false;

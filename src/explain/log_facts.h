@@ -47,6 +47,7 @@ struct LogFacts {
 
   Fact tf_version;            // "2.12.0"
   bool tf_version_labelled = false;  // from "TensorFlow version: ..." rather than prose
+  int tf_version_asked_line = 0;     // ">>> tf.__version__" with the answer on the next line
   Fact python_version;        // "3.10.10"
   bool python_version_labelled = false;
   Fact python_bits;           // "32" / "64"
