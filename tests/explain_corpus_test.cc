@@ -22,12 +22,14 @@ namespace {
 namespace fs = std::filesystem;
 using ::tfgpu::testing::ReportCase;
 
-// Floors: the figures measured when this test was last tuned (session 5: dev 72.9%,
-// held-out 52.8% / 58.5%; the acceptance is 90% / 97% on held-out, not reached yet);
+// Floors: the figures measured when this test was last tuned, rounded down to 0.01
+// (session 5: dev 72.9% / 77.6%, held-out 52.8% / 58.5%; explain2: dev 89.7% / 93.5%,
+// held-out 52.8% / 62.3%; the acceptance is 90% / 97% on held-out, not reached yet);
 // raise them as explain improves, never lower them to fit.
-constexpr double kDevTop1Floor = 0.72;
+constexpr double kDevTop1Floor = 0.89;
+constexpr double kDevTop3Floor = 0.93;
 constexpr double kHeldTop1Floor = 0.52;
-constexpr double kHeldTop3Floor = 0.58;
+constexpr double kHeldTop3Floor = 0.62;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 
@@ -132,6 +134,7 @@ TEST_F(ExplainCorpus, PrintsTopOneAndTopThreeForDevAndHeldOut) {
   }
   Figures dev = figures("dev"), held = figures("heldout");
   EXPECT_GE(double(dev.top1) / dev.n, kDevTop1Floor);
+  EXPECT_GE(double(dev.top3) / dev.n, kDevTop3Floor);
   EXPECT_GE(double(held.top1) / held.n, kHeldTop1Floor);
   EXPECT_GE(double(held.top3) / held.n, kHeldTop3Floor);
 }

@@ -325,5 +325,74 @@ TEST(ExplainRank, NativeRuntimeFailureDoesNotMakeALinuxReportWindows) {
   EXPECT_EQ(r.findings[0].id, "cuda_version_mismatch");
 }
 
+// Issue 14, second round: mechanisms found on the development part of the corpus.
+
+// The interpreter's own banner outranks the reporter calling it 64-bit.
+TEST(ExplainRank, A32BitBannerIsNotRefutedByProse) {
+  auto r = run(
+      "My Python is 64-bit.\n"
+      "ERROR: No matching distribution found for tensorflow==2.2.0\n"
+      "sys.version: 3.7.3 (v3.7.3:ef4ec6ed12, Mar 25 2019, 21:26:53) [MSC v.1916 32 bit (Intel)]\n");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "python_32bit");
+}
+
+// Only releases before 2.1 load cudart64_100.dll, and then only the GPU package does: the
+// dlerror is not the harmless one of a CPU-only machine. cudart64_110.dll alone still is.
+TEST(ExplainRank, APre21RuntimeNameMeansTheGpuPackage) {
+  EXPECT_EQ(top("W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic library "
+                "'cudart64_100.dll'; dlerror: cudart64_100.dll not found\n"),
+            "cudart_missing");
+  EXPECT_EQ(top("W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
+                "'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n"),
+            "harmless_warning_only");
+}
+
+// On Colab a TensorFlow the user installs over the runtime's is built for another CUDA.
+TEST(ExplainRank, ColabWithAUserInstalledTensorFlowIsACudaMismatch) {
+  EXPECT_EQ(top("On Google Colab I run !pip install tf-nightly-gpu and then import tensorflow crashes the runtime.\n"),
+            "cuda_version_mismatch");
+}
+
+// A gigabyte-sized refused allocation is TF's up-front reservation; a small one, a full GPU.
+TEST(ExplainRank, RefusedDeviceAllocationSizeDecidesReservationOrFullGpu) {
+  EXPECT_EQ(top("E tensorflow/stream_executor/cuda/cuda_driver.cc:924] failed to allocate 5.93G (6365773824 bytes) "
+                "from device: CUDA_ERROR_OUT_OF_MEMORY\n"),
+            "gpu_memory_preallocation");
+  EXPECT_EQ(top("E tensorflow/stream_executor/cuda/cuda_driver.cc:1002] failed to allocate 190.31M (199557120 bytes) "
+                "from device: CUDA_ERROR_OUT_OF_MEMORY\n"),
+            "oom");
+}
+
+// nvidia-smi's "CUDA Version" quoted in a sentence is the driver's, not a toolkit; the
+// version tf.__version__ prints on the same line is read.
+TEST(ExplainRank, SmiCudaInProseIsTheDriversAndTfVersionIsRead) {
+  auto r = run("tf.__version__ = '2.15.0'; nvidia-smi shows CUDA Version: 12.2\n");
+  EXPECT_EQ(r.facts.tf_version.value, "2.15.0");
+  EXPECT_EQ(r.facts.driver_cuda_version.value, "12.2");
+  EXPECT_TRUE(r.facts.cuda_version.empty());
+}
+
+// ">>> tf.__version__" answered on the next line by the interpreter; prose is not a version.
+TEST(ExplainRank, TfVersionAnsweredOnTheNextLineIsRead) {
+  EXPECT_EQ(run(">>> import tensorflow as tf\n>>> tf.__version__\n'2.16.1'\n").facts.tf_version.value, "2.16.1");
+  EXPECT_TRUE(run(">>> tf.__version__\nI think it is 2.4 or so\n").facts.tf_version.empty());
+}
+
+// A report about a GPU that is not used, with nothing specific: the usual causes are
+// listed as guesses below the problem bar, never as "nothing to fix".
+TEST(ExplainRank, NothingSpecificListsTheUsualCausesAsGuesses) {
+  auto r = run("Training runs but the GPU barely reacts; tensorflow does not use the GPU.\n");
+  ASSERT_GE(r.findings.size(), 2u);
+  for (const auto& f : r.findings) EXPECT_NE(f.id, "harmless_warning_only");
+  EXPECT_NE(find(r, "cuda_version_mismatch"), nullptr);
+}
+
+// A CUDA DLL copied into System32 shadows the toolkit's.
+TEST(ExplainRank, ACudaDllInSystem32IsACopyThatShadows) {
+  EXPECT_EQ(top("I copied cudnn64_8.dll into C:\\Windows\\System32 and now the model returns nothing\n"),
+            "multiple_cuda_on_path");
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

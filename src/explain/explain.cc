@@ -57,6 +57,7 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
                      facts.flag("pip_cuda") || facts.flag("gpu_works") || !facts.gpu_names.empty() ||
                      !facts.driver_version.empty() || !facts.cuda_version.empty() || !facts.cudnn_version.empty() ||
                      !facts.gpu_list_empty.empty();
+  if (!gpu_context && kb) gpu_context = failed_runtime_only_gpu_package_loads(facts, *kb);
   if (!gpu_context) {
     for (const auto& h : scan.hits) {
       const Signature& s = *h.signature;
@@ -131,6 +132,10 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
     }
   }
 
+  // What the machine printed outranks what the reporter believes: the interpreter's own
+  // banner ("[MSC v.1916 32 bit (Intel)]") is not refuted by a sentence calling it 64-bit.
+  if (facts.python_bits.value == "32") refutes.erase("python_32bit");
+
   auto apply_refutes = [&]() {
     for (auto& [id, c] : cands) {
       c.refute_factor = 1.0;
@@ -144,6 +149,25 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
   for (const auto& [id, c] : cands) scores[id] = c.score();
   apply(infer_second_round(input, scores));
   apply_refutes();
+
+  // Nothing specific, yet the report is about a GPU that TensorFlow does not use or fails
+  // on: list the usual causes of such reports as low-likelihood guesses (below the
+  // "a problem was recognised" bar), so that the reader has where to start.
+  double strongest = 0.0;
+  for (const auto& [id, c] : cands) strongest = std::max(strongest, c.score());
+  if (strongest < kHarmlessBelow && (facts.flag("gpu_missing") || facts.flag("gpu_wanted"))) {
+    const std::pair<const char*, double> kUsual[] = {
+        {"cuda_version_mismatch", 0.2}, {"wrong_package", 0.18}, {"cudart_missing", 0.16}};
+    for (const auto& [id, w] : kUsual) {
+      Candidate& c = cands[id];
+      if (c.best >= w) continue;
+      c.best = w;
+      c.arguments.insert("prior:usual_gpu_report_cause");
+      add_evidence(c, {"nothing more specific recognised: one of the usual causes of a GPU that TensorFlow does "
+                       "not use (a guess; run tfgpu doctor on the machine)",
+                       "prior", 0});
+    }
+  }
 
   // Rank.
   double top = 0.0;

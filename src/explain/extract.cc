@@ -111,6 +111,23 @@ void set_fact(Fact& f, std::string value, int line) {
 // ---- per-extractor code ------------------------------------------------------------
 
 void extract_tensorflow(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
+  // The interpreter's answer on the same line: "tf.__version__ = '2.15.0'", "tf.__version__: 2.4.1",
+  // "tensorflow.__version__ -> 2.12.0" (machine output: labelled).
+  for (std::string_view kw : {"tf.__version__", "tensorflow.__version__", "tf.version.version"}) {
+    size_t p = lower.find(kw);
+    if (p == std::string_view::npos) continue;
+    size_t i = p + kw.size();
+    while (i < lower.size() && i < p + kw.size() + 16 && (separator(lower[i]) || lower[i] == '>' || lower[i] == '-'))
+      ++i;
+    size_t b = i;
+    while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
+    if (auto v = as_version(lower.substr(b, i - b)); v && version_sane(VersionOf::kTensorflow, *v)) {
+      set_fact(facts.tf_version, *v, n, true, &facts.tf_version_labelled);
+      return;
+    }
+    // Nothing after it on this line: the interpreter answers on the next one.
+    if (trim(lower.substr(p + kw.size())).find_first_not_of(")") == std::string_view::npos) facts.tf_version_asked_line = n;
+  }
   for (std::string_view kw : {"tensorflow", "tensor flow", "tf"}) {
     for_each_keyword(lower, kw, [&](size_t end) {
       if (kw == "tf" && lower.substr(end, 4) == "-trt") return false;
@@ -198,9 +215,23 @@ std::optional<std::string> bare_cuda_major_after(std::string_view lower, size_t 
   return std::to_string(major);
 }
 
+// Every distinct toolkit version a report names (a report naming two leaves open which
+// one TensorFlow met).
+void note_cuda_stated(LogFacts& facts, const std::string& v) {
+  auto parsed = Version::parse(v);
+  if (!parsed || parsed->size() < 2 || facts.cuda_versions_stated.size() >= 8) return;
+  std::string key = parsed->truncated(2).str();
+  if (std::find(facts.cuda_versions_stated.begin(), facts.cuda_versions_stated.end(), key) ==
+      facts.cuda_versions_stated.end())
+    facts.cuda_versions_stated.push_back(std::move(key));
+}
+
 void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   extract_cuda_cudnn_label(lower, n, facts);
-  bool smi_line = lower.find("driver version") != std::string_view::npos;
+  // nvidia-smi's banner (or a sentence quoting it): its "CUDA Version" is the newest CUDA
+  // the driver supports, not an installed toolkit.
+  bool smi_line = lower.find("driver version") != std::string_view::npos ||
+                  (lower.find("nvidia-smi") != std::string_view::npos && lower.find("cuda version") != std::string_view::npos);
   if (smi_line) {
     size_t p = lower.find("cuda version");
     if (p != std::string_view::npos) {
@@ -213,6 +244,7 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   for_each_keyword(lower, "cudatoolkit", [&](size_t end) {
     auto v = version_after(lower, end, VersionOf::kCuda);
     if (v && version_sane(VersionOf::kCuda, *v)) {
+      note_cuda_stated(facts, *v);
       set_fact(facts.cuda_version, *v, n);
       set_fact(facts.cuda_kind, "conda", n);
       return true;
@@ -224,6 +256,7 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
     auto v = version_after(lower, end, VersionOf::kCuda, &labelled);
     if (!v) v = bare_cuda_major_after(lower, end);
     if (v && version_sane(VersionOf::kCuda, *v)) {
+      note_cuda_stated(facts, *v);
       set_fact(facts.cuda_version, *v, n);
       if (conda) set_fact(facts.cuda_kind, "conda", n);
       return true;
@@ -544,6 +577,19 @@ void extract_empty_list(std::string_view lower, int n, LogFacts& facts) {
 
 }  // namespace
 
+void read_asked_tf_version(std::string_view line, int line_no, LogFacts& facts) {
+  std::string_view t = trim(line.substr(0, 64));
+  if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') && t.back() == t.front()) t = t.substr(1, t.size() - 2);
+  if (t.empty() || t.size() > 24) return;
+  size_t i = 0;
+  while (i < t.size() && (is_digit(t[i]) || t[i] == '.')) ++i;
+  // Only a version, perhaps with a pre-release suffix ("2.16.0rc1", "2.15.0-dev"): never prose.
+  for (size_t k = i; k < t.size(); ++k)
+    if (!is_alnum(t[k]) && t[k] != '-' && t[k] != '+' && t[k] != '.') return;
+  if (auto v = as_version(t.substr(0, i)); v && version_sane(VersionOf::kTensorflow, *v))
+    set_fact(facts.tf_version, *v, line_no, true, &facts.tf_version_labelled);
+}
+
 std::optional<std::string> version_after(std::string_view line, size_t pos, VersionOf what, bool* labelled) {
   if (labelled) *labelled = false;
   const size_t limit = std::min(line.size(), pos + 64);
@@ -587,8 +633,8 @@ std::string library_component(std::string_view file_name) {
 
 std::span<const ExtractorKeywords> extractor_keywords() {
   static const std::vector<ExtractorKeywords> kTable = {
-      {Extractor::kTensorflow, {"tensorflow", "tensor flow", "tf "}},
-      {Extractor::kPython, {"python"}},
+      {Extractor::kTensorflow, {"tensorflow", "tensor flow", "tf ", "tf.__version__", "tf.version.version"}},
+      {Extractor::kPython, {"python", "32 bit (intel)", "64 bit (amd64)"}},  // the banner without "python" (sys.version)
       {Extractor::kCuda, {"cuda"}},
       {Extractor::kCudnn, {"cudnn"}},
       {Extractor::kDriver, {"driver", "nvidia ", "reported version is"}},

@@ -44,6 +44,10 @@ void run_extractor(Extractor which, std::string_view line, int line_no, LogFacts
 // The same with the line's ASCII-lower-case copy supplied (same length).
 void run_extractor(Extractor which, std::string_view line, std::string_view lower, int line_no, LogFacts& facts);
 
+// The line right after ">>> tf.__version__" (facts.tf_version_asked_line): the interpreter's
+// answer, "'2.16.1'" or "2.16.1", is TensorFlow's version.
+void read_asked_tf_version(std::string_view line, int line_no, LogFacts& facts);
+
 // Words allowed between a keyword and its version ("TensorFlow version (use command
 // below): 2.7.0"); anything else means the number is not this keyword's version.
 enum class VersionOf { kTensorflow, kPython, kCuda, kCudnn, kDriver };

@@ -228,37 +228,53 @@ void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vecto
   bool newer = false;
   const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
   if (!r || newer) return;
-  std::optional<kb::ComputeCapability> cc;
-  Fact source;
-  if (!f.compute_capability.empty()) {
-    if (auto c = kb::ComputeCapability::parse(f.compute_capability.value)) {
-      cc = *c;
-      source = f.compute_capability;
-    }
-  }
-  for (size_t i = 0; !cc && i < f.gpu_names.size(); ++i) {
-    auto found = kb.find_gpus_by_name(f.gpu_names[i].value);
+  // Every GPU the report names counts (a report comparing a K80 with a V100 is about the
+  // one that misbehaves): the stated compute capability and each name the KB resolves to
+  // one capability. The worst verdict wins: ignored, then PTX-only.
+  std::vector<std::pair<kb::ComputeCapability, Fact>> ccs;
+  if (!f.compute_capability.empty())
+    if (auto c = kb::ComputeCapability::parse(f.compute_capability.value)) ccs.emplace_back(*c, f.compute_capability);
+  for (const auto& name : f.gpu_names) {
+    auto found = kb.find_gpus_by_name(name.value);
     if (!found || found->empty()) continue;
     auto first = found->front()->cc;
     bool same = std::all_of(found->begin(), found->end(), [&](const kb::Gpu* g) { return g->cc == first; });
-    if (same) {
-      cc = first;
-      source = f.gpu_names[i];
+    if (same) ccs.emplace_back(first, name);
+  }
+  const std::pair<kb::ComputeCapability, Fact>* ignored = nullptr;
+  const std::pair<kb::ComputeCapability, Fact>* ptx = nullptr;
+  kb::CcSupportResult ignored_s, ptx_s;
+  // When the release's compiled list is not in the KB, its CUDA toolkit still bounds it:
+  // a GPU newer than anything that toolkit can build SASS for only runs JIT-compiled PTX.
+  const kb::CudaRelease* built_with = r->cuda.empty() ? nullptr : kb.find_cuda(r->cuda.truncated(2));
+  for (const auto& entry : ccs) {
+    kb::CcSupportResult s = kb.tf_cc_support(*r, entry.first);
+    if (s.support == kb::CcSupport::kUnknown && built_with && entry.first > built_with->sass_max) {
+      s.support = kb::CcSupport::kPtxJit;
+      s.detail = fmt::format("built with CUDA {}, which builds SASS up to {} only: kernels for {} are JIT-compiled "
+                             "from PTX (slow start, or no kernel at all)",
+                             built_with->version.str(), built_with->sass_max.str(), entry.first.str());
+      s.cites = {kb.cite(*built_with)};
+    }
+    if (s.support == kb::CcSupport::kIgnored && !ignored) {
+      ignored = &entry;
+      ignored_s = s;
+    } else if (s.support == kb::CcSupport::kPtxJit && !ptx) {
+      ptx = &entry;
+      ptx_s = s;
     }
   }
-  if (!cc) return;
-  kb::CcSupportResult s = kb.tf_cc_support(*r, *cc);
-  if (s.support == kb::CcSupport::kIgnored) {
+  if (ignored) {
     Inference inf{"compute_capability_unsupported", 0.8, "hardware.cc_below_build", {}};
-    inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", cc->str()), source));
-    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), s.detail),
-                                   s.cites.empty() ? kb.cite(*r) : s.cites.front()));
+    inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", ignored->first.str()), ignored->second));
+    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), ignored_s.detail),
+                                   ignored_s.cites.empty() ? kb.cite(*r) : ignored_s.cites.front()));
     out.push_back(std::move(inf));
-  } else if (s.support == kb::CcSupport::kPtxJit) {
+  } else if (ptx) {
     Inference inf{"ptx_jit_slow", 0.35, "hardware.cc_ptx_only", {}};
-    inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", cc->str()), source));
-    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), s.detail),
-                                   s.cites.empty() ? kb.cite(*r) : s.cites.front()));
+    inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", ptx->first.str()), ptx->second));
+    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), ptx_s.detail),
+                                   ptx_s.cites.empty() ? kb.cite(*r) : ptx_s.cites.front()));
     out.push_back(std::move(inf));
   }
 }
@@ -302,6 +318,19 @@ void driver_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
 void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
   if (f.cuda_version.empty()) return;
+  // NVIDIA's own TensorFlow build brings its CUDA as pip wheels: the stock pairing does not
+  // apply; a system toolkit next to them is a second CUDA the loader may pick first.
+  if (f.flag("nvidia_tf_build")) {
+    const bool failing = gpu_missing(f) || !f.failed_libraries.empty() || has(in, "crash_marker") ||
+                         f.flag("failure_stated");
+    if (failing) {
+      Inference inf{"multiple_cuda_on_path", 0.45, "runtime.nvidia_tf_pip_cuda_vs_system_cuda", {}};
+      inf.evidence.push_back(from_fact("NVIDIA's TensorFlow build (CUDA from pip wheels)", *f.flag_fact("nvidia_tf_build")));
+      inf.evidence.push_back(from_fact(fmt::format("a system CUDA {} too", f.cuda_version.value), f.cuda_version));
+      out.push_back(std::move(inf));
+    }
+    return;
+  }
   auto stated = Version::parse(f.cuda_version.value);  // "11.2", or a bare major "10"
   if (!stated || stated->size() < 1) return;
   const Platform p = platform_of(f);
@@ -380,6 +409,10 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   }
   bool cudart_loaded = std::any_of(f.loaded_libraries.begin(), f.loaded_libraries.end(),
                                    [](const LibraryMention& l) { return l.component == "cudart"; });
+  // The report names several toolkits: whether the one shipping exactly the missing file is
+  // the one TensorFlow met is open (a CUDA named in TF's own message is not "installed"
+  // either, so only this claim is weakened).
+  const bool cuda_ambiguous = f.cuda_versions_stated.size() >= 2;
 
   for (const auto& l : f.failed_libraries) {
     Fact lf{l.name, l.line};
@@ -402,7 +435,7 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
       if (file) {
         kb::Citation cite = kb->cite_libraries(*cr);
         if (iequals(*file, l.name)) {
-          Inference inf{"env_path_not_set", 0.8, "runtime.installed_but_not_found", {}};
+          Inference inf{"env_path_not_set", cuda_ambiguous ? 0.5 : 0.8, "runtime.installed_but_not_found", {}};
           inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l.name), lf));
           inf.evidence.push_back(from_fact(fmt::format("CUDA {} is installed{}", f.cuda_version.value,
                                                        f.cuda_kind.value == "conda" ? " (conda)" : ""),
@@ -483,8 +516,10 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   }
 }
 
-void environment_rules(const InferenceInput& in, std::vector<Inference>& out) {
+void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
+  const bool kb_newest_tf_has_no_windows_gpu =
+      kb && !kb->tf_releases().empty() && !kb->tf_releases().back().has_gpu_build(Platform::kWindows);
   const bool works = f.flag("gpu_works");
   if (f.cuda_visible_devices_set) {
     const std::string& v = f.cuda_visible_devices.value;
@@ -529,30 +564,133 @@ void environment_rules(const InferenceInput& in, std::vector<Inference>& out) {
     out.push_back(std::move(inf));
   }
   // The GPU is not used and TensorFlow never touched CUDA (no library loaded or failed, no
-  // device line): before 2.1 the plain `tensorflow` package was CPU-only.
-  const bool cuda_silent = f.failed_libraries.empty() && f.loaded_libraries.empty() && !f.flag("gpu_seen") &&
-                           f.gpu_names.empty() && f.driver_version.empty();
-  if (gpu_missing(f) && !works && cuda_silent && !gpu_pkg && !f.flag("pip_cuda")) {
-    auto v = Version::parse(f.tf_version.value);
-    bool old_tf = !f.tf_version.empty() && v && v->size() >= 2 && (v->major() < 2 || (v->major() == 2 && v->minor() < 1));
+  // device line from TensorFlow; nvidia-smi output is the driver talking, not TF): before
+  // 2.1 the plain `tensorflow` package was CPU-only. On Colab the preinstalled TF is a GPU
+  // build, so there it is not the package.
+  const bool colab = f.flag("colab");
+  const bool cuda_silent = f.failed_libraries.empty() && f.loaded_libraries.empty() && !f.flag("gpu_seen");
+  const auto tfv = Version::parse(f.tf_version.value);
+  const bool old_tf = (!f.tf_version.empty() && tfv && tfv->size() >= 2 &&
+                       (tfv->major() < 2 || (tfv->major() == 2 && tfv->minor() < 1))) ||
+                      (f.tf_version.empty() && f.flag("tf_before_2_1"));
+  if (gpu_missing(f) && !works && cuda_silent && !gpu_pkg && !f.flag("pip_cuda") && !colab) {
     if (old_tf || f.tf_version.empty()) {
       Inference inf{"wrong_package", old_tf ? 0.5 : 0.28, "framework.plain_tensorflow_cpu_only_before_2_1", {}};
       inf.evidence.push_back(from_fact("the GPU is not used", gpu_missing_fact(f)));
-      if (old_tf) inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+      if (!f.tf_version.empty() && old_tf)
+        inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+      else if (old_tf)
+        inf.evidence.push_back(from_fact("the log's wording is from TensorFlow 1.x", *f.flag_fact("tf_before_2_1")));
       out.push_back(std::move(inf));
     }
   }
-  // Nothing more specific: the GPU is not listed. Most often the CUDA libraries are not
-  // installed at all (plain `pip install tensorflow`); since TF 2.12 the line naming
-  // them is hidden.
-  if (gpu_missing(f) && !works) {
-    Inference inf{"cudart_missing", 0.3, "runtime.gpu_not_listed_default", {}};
+  // Native Windows, the GPU unused, TensorFlow silent about CUDA and no release named: a
+  // current install there is >= 2.11, which has no CUDA build for Windows (and so never
+  // even tries to load CUDA). Only when nothing dates the report before 2.1.
+  if (platform_of(f) == Platform::kWindows && f.wsl.empty() && f.tf_version.empty() && gpu_missing(f) && !works &&
+      cuda_silent && !gpu_pkg && !f.flag("tf_before_2_1") && !cpu_pkg && kb_newest_tf_has_no_windows_gpu) {
+    Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11", 0.45, "platform.windows_tf_unstated_cuda_silent", {}};
+    inf.evidence.push_back(from_fact("native Windows", f.os));
+    inf.evidence.push_back(from_fact("the GPU is not used and TensorFlow loads no CUDA library", gpu_missing_fact(f)));
+    out.push_back(std::move(inf));
+  }
+  // TensorFlow itself says it has no CUDA: on native Windows that is a release without a
+  // Windows CUDA build (when none is named, or the one named has none); elsewhere the
+  // CPU-only package.
+  if (const Fact* nb = f.flag_fact("tf_built_without_cuda"); nb && f.os.value != "macos") {
+    bool win_release_without_gpu = kb_newest_tf_has_no_windows_gpu;
+    if (kb && !f.tf_version.empty()) {
+      bool newer = false;
+      const kb::TfRelease* r = tf_row(*kb, f.tf_version.value, &newer);
+      win_release_without_gpu = r && !r->has_gpu_build(Platform::kWindows);
+    }
+    if (platform_of(f) == Platform::kWindows && f.wsl.empty() && win_release_without_gpu) {
+      Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11", 0.75, "platform.windows_build_without_cuda", {}};
+      inf.evidence.push_back(from_fact("TensorFlow reports it was built without CUDA", *nb));
+      inf.evidence.push_back(from_fact("native Windows", f.os));
+      out.push_back(std::move(inf));
+    } else {
+      Inference inf{"wrong_package", 0.7, "framework.build_without_cuda", {}};
+      inf.evidence.push_back(from_fact("TensorFlow reports it was built without CUDA: a CPU-only package", *nb));
+      out.push_back(std::move(inf));
+    }
+  }
+  // A release with a known GPU-detection regression (the KB's signature names the finding):
+  // on Linux / WSL with the GPU unlisted, that regression comes first.
+  if (const Fact* reg = f.flag_fact("known_gpu_regression");
+      reg && !reg->value.empty() && gpu_missing(f) && !works && !colab && f.os.value != "windows" &&
+      f.os.value != "macos") {
+    Inference inf{reg->value, 0.55, "framework.release_with_known_gpu_regression", {}};
+    inf.evidence.push_back(from_fact("a TensorFlow release with a known GPU-detection regression", *reg));
     inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
     out.push_back(std::move(inf));
+  }
+  // Colab: the runtime ships a TensorFlow built for its own CUDA. A TensorFlow the user
+  // installs on top (another release, tensorflow-gpu, tf-nightly) is built for another
+  // CUDA: it fails to import, crashes, or lists no GPU.
+  const bool failing = gpu_missing(f) || has(in, "crash_marker") || !f.failed_libraries.empty() || f.flag("failure_stated");
+  if (colab && failing && !works && (gpu_pkg || !f.tf_version.empty() || f.flag("tf_installed_by_user"))) {
+    Inference inf{"cuda_version_mismatch", gpu_pkg || f.flag("tf_installed_by_user") ? 0.6 : 0.45,
+                  "runtime.colab_tf_not_the_runtime_build", {}};
+    inf.evidence.push_back(from_fact("on Colab, whose runtime ships TensorFlow built for its own CUDA", *f.flag_fact("colab")));
+    if (gpu_pkg) inf.evidence.push_back(from_fact("another TensorFlow GPU package is installed", *f.flag_fact("gpu_package")));
+    if (!f.tf_version.empty())
+      inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+    out.push_back(std::move(inf));
+  }
+  // Nothing more specific: the GPU is not listed. Most often the CUDA libraries are not
+  // installed at all (plain `pip install tensorflow`); since TF 2.12 the line naming
+  // them is hidden. Not on Colab (CUDA is there).
+  // Which comes first depends on the release: one with an [and-cuda] extra (KB) brings no
+  // CUDA with a plain `pip install tensorflow`, so the libraries are most likely absent;
+  // for older or unstated releases the usual reason is a CUDA installed, but not the
+  // version the release was built with (tfgpu matrix --tf <version> tells which).
+  if (gpu_missing(f) && !works && !colab) {
+    bool pip_brings_cuda = false;
+    if (kb && !f.tf_version.empty()) {
+      bool newer = false;
+      if (const kb::TfRelease* r = tf_row(*kb, f.tf_version.value, &newer)) pip_brings_cuda = kb->and_cuda_for(*r) != nullptr;
+    }
+    Inference inf{"cudart_missing", pip_brings_cuda ? 0.3 : 0.26, "runtime.gpu_not_listed_default", {}};
+    inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+    out.push_back(std::move(inf));
+    Inference other{"cuda_version_mismatch", pip_brings_cuda ? 0.26 : 0.3, "runtime.gpu_not_listed_version_default", {}};
+    other.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+    out.push_back(std::move(other));
   }
 }
 
 }  // namespace
+
+bool failed_runtime_only_gpu_package_loads(const LogFacts& facts, const kb::KnowledgeBase& kb) {
+  const Version first_unified(std::vector<int>{2, 1});  // `tensorflow` itself loads CUDA from 2.1 on
+  bool any = false;
+  for (const auto& l : facts.failed_libraries) {
+    if (l.component != "cudart") continue;
+    bool matched = false, unified = false;
+    for (const auto& r : kb.tf_releases()) {
+      if (r.cuda.empty()) continue;
+      const kb::CudaRelease* cr = kb.find_cuda(r.cuda.truncated(2));
+      if (!cr) continue;
+      for (Platform p : {Platform::kLinux, Platform::kWindows}) {
+        auto file = cuda_file(*cr, p, "cudart");
+        if (!file || !iequals(*file, l.name)) continue;
+        matched = true;
+        unified = unified || !(r.version < first_unified);
+      }
+    }
+    if (unified) return false;
+    // Not a name any release in the KB loads: older than the KB's oldest release when its
+    // CUDA major is at most the oldest release's.
+    if (!matched) {
+      auto major = cuda_major_of_file(l.name);
+      auto all = kb.tf_releases();
+      if (!major || all.empty() || all.front().cuda.empty() || *major > all.front().cuda.major()) return false;
+    }
+    any = true;
+  }
+  return any;
+}
 
 std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* kb) {
   std::vector<Inference> out;
@@ -565,7 +703,7 @@ std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* 
   }
   cpu_rules(in, out);
   library_rules(in, kb, out);
-  environment_rules(in, out);
+  environment_rules(in, kb, out);
   return out;
 }
 

@@ -33,6 +33,12 @@ struct InferenceInput {
 // Every inference whose conditions hold. `kb` may be null (then only KB-free ones run).
 std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* kb);
 
+// A failed CUDA runtime whose file name only TensorFlow releases before 2.1 load
+// (cudart64_100.dll, libcudart.so.9.0): before 2.1 only the separate GPU package touched
+// CUDA, so the log is from someone who installed it to use the GPU (not the harmless
+// "no GPU here" dlerror of later CPU machines). Release/CUDA/file facts from the KB.
+bool failed_runtime_only_gpu_package_loads(const LogFacts& facts, const kb::KnowledgeBase& kb);
+
 // Inferences that build on the others' results (conda vs system CUDA conflicts, a
 // container behind a no-device error): run after the first round is scored.
 std::vector<Inference> infer_second_round(const InferenceInput& in, const std::map<std::string, double>& scores);

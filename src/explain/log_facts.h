@@ -47,11 +47,13 @@ struct LogFacts {
 
   Fact tf_version;            // "2.12.0"
   bool tf_version_labelled = false;  // from "TensorFlow version: ..." rather than prose
+  int tf_version_asked_line = 0;     // ">>> tf.__version__" with the answer on the next line
   Fact python_version;        // "3.10.10"
   bool python_version_labelled = false;
   Fact python_bits;           // "32" / "64"
   Fact cuda_version;          // toolkit the user says is installed, "11.2"
   Fact cuda_kind;             // "conda" | "pip" | "toolkit" where stated
+  std::vector<std::string> cuda_versions_stated;  // distinct major.minor toolkits named (at most 8)
   Fact cudnn_version;         // "8.1.0"
   Fact driver_version;        // "535.104.05"
   Fact driver_cuda_version;   // nvidia-smi "CUDA Version" = newest CUDA the driver runs

@@ -222,6 +222,11 @@ struct Scanner::Impl {
     if (!prefix.empty() && prefix.back() == '\r') prefix.pop_back();
     if (!stats.has_nul && std::memchr(prefix.data(), 0, prefix.size()) != nullptr) stats.has_nul = true;
 
+    if (result.facts.tf_version_asked_line > 0 &&
+        static_cast<uint64_t>(result.facts.tf_version_asked_line) + 1 == line_no) {
+      read_asked_tf_version(prefix, static_cast<int>(line_no), result.facts);
+      result.facts.tf_version_asked_line = 0;
+    }
     if (!line_lits.empty()) {
       const int line = static_cast<int>(std::min<uint64_t>(line_no, INT32_MAX));
       uint32_t extractor_mask = 0;
