@@ -233,7 +233,7 @@ CommandRunner define_bench_child(CLI::App& sub) {
         f << line;
       };
     }
-    io.out << gpu::to_json(gpu::run_bench(b)).dump() << "\n";
+    io.out << dump_json(gpu::to_json(gpu::run_bench(b)), -1) << "\n";
     return static_cast<int>(kExitOk);
   };
 }

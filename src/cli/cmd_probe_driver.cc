@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "probe/driver_child.h"
+#include "util/json_text.h"
 #include "util/error.h"
 
 namespace tfgpu {
@@ -23,7 +24,7 @@ CommandRunner define_probe_driver(CLI::App& sub) {
     }
     q.path = *path;
     q.platform = io.host.platform();
-    io.out << probe::run_child_query(q, io.err).dump() << "\n";
+    io.out << dump_json(probe::run_child_query(q, io.err), -1) << "\n";
     io.out.flush();
     return static_cast<int>(kExitOk);
   };

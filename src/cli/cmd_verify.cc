@@ -143,7 +143,7 @@ CommandRunner define_verify_child(CLI::App& sub) {
   return [drivers](CommandIo& io) {
     gpu::DriverCheckOptions o;
     o.driver_candidates = *drivers;
-    io.out << gpu::to_json(gpu::run_driver_check(o)).dump() << "\n";
+    io.out << dump_json(gpu::to_json(gpu::run_driver_check(o)), -1) << "\n";
     return static_cast<int>(kExitOk);
   };
 }
