@@ -11,21 +11,16 @@
 #include "host/host.h"
 #include "support/doctor_scenarios.h"
 #include "util/error.h"
+#include "support/cli_run.h"
 
 namespace tfgpu {
 namespace {
 
-struct CliRun {
-  int code;
-  std::string out;
-  std::string err;
-};
+using testing::CliRun;
 
 CliRun cli(std::vector<std::string> args) {
   auto host = make_system_host();
-  std::ostringstream out, err;
-  int code = run_cli(args, *host, out, err);
-  return {code, out.str(), err.str()};
+  return testing::run_on(*host, args);
 }
 
 std::string temp_dir(const std::string& name) {

@@ -10,23 +10,18 @@
 #include "cli/command.h"
 #include "host/fake_host.h"
 #include "util/error.h"
+#include "support/cli_run.h"
 
 namespace tfgpu {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int code;
-  std::string out;
-  std::string err;
-};
+using testing::CliRun;
 
 CliRun run(std::vector<std::string> args) {
   FakeHost host;
-  std::ostringstream out, err;
-  int code = run_cli(args, host, out, err);
-  return {code, out.str(), err.str()};
+  return testing::run_on(host, args);
 }
 
 fs::path write_temp(const std::string& name, const std::string& bytes) {

@@ -10,23 +10,18 @@
 #include "host/fake_host.h"
 #include "support/doctor_scenarios.h"
 #include "util/error.h"
+#include "support/cli_run.h"
 
 namespace tfgpu {
 namespace {
 
 using nlohmann::json;
 
-struct FleetRun {
-  int code;
-  std::string out;
-  std::string err;
-};
+using FleetRun = testing::CliRun;
 
 FleetRun fleet(FakeHost& host, std::vector<std::string> args) {
-  std::ostringstream out, err;
   args.insert(args.begin(), "fleet");
-  int code = run_cli(args, host, out, err, false);
-  return {code, out.str(), err.str()};
+  return testing::run_on(host, args);
 }
 
 json scenario(const std::string& name) {

@@ -9,6 +9,7 @@
 #include "host/fake_host.h"
 #include "kb/matrix.h"
 #include "report/matrix_report.h"
+#include "support/cli_run.h"
 
 namespace tfgpu::kb {
 namespace {
@@ -203,17 +204,11 @@ TEST(Matrix, JsonCarriesSchemaVersionAndCitations) {
 
 // ---- the command ----------------------------------------------------------------------
 
-struct CliRun {
-  int code;
-  std::string out;
-  std::string err;
-};
+using testing::CliRun;
 
 CliRun run(std::vector<std::string> args, Platform host_platform = Platform::kLinux) {
   FakeHost host(host_platform);
-  std::ostringstream out, err;
-  int code = run_cli(args, host, out, err);
-  return {code, out.str(), err.str()};
+  return testing::run_on(host, args);
 }
 
 TEST(MatrixCommand, UnknownVersionExitsTwoWithOneLine) {

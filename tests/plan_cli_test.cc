@@ -10,23 +10,16 @@
 #include "cli/command.h"
 #include "host/fake_host.h"
 #include "util/error.h"
+#include "support/cli_run.h"
 
 namespace tfgpu {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int code;
-  std::string out;
-  std::string err;
-};
+using testing::CliRun;
 
-CliRun run(FakeHost& host, std::vector<std::string> args) {
-  std::ostringstream out, err;
-  int code = run_cli(args, host, out, err);
-  return {code, out.str(), err.str()};
-}
+CliRun run(FakeHost& host, std::vector<std::string> args) { return testing::run_on(host, args); }
 
 TEST(PlanCli, ClassicMachineByFlagsWritesEveryFile) {
   FakeHost host(Platform::kLinux);
