@@ -103,3 +103,17 @@ TEST(TomlGuard, NonAsciiOutsideStringsAndStrayControlCharactersAreRefused) {
 
 }  // namespace
 }  // namespace tfgpu
+
+// Found by plan_lock_fuzz under libFuzzer + UBSan (fuzz/build_gcc_libfuzzer.sh): quotes in
+// the middle of a value made the guard see a string where toml++ sees one odd token, and
+// toml++ reached its unreachable branch on the non-ASCII byte after it.
+TEST(TomlGuard, AQuoteInsideAValueTokenIsRefused) {
+  const std::string crash = "w=2''''e\xef\xbb\xaf#" + std::string(40, '\'') + "\xdb" + std::string(10, '\'');
+  auto r = guard_toml(crash, "x.toml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("a quote inside a value"), std::string::npos) << r.error().message;
+  EXPECT_FALSE(guard_toml("a = 2'x'\n", "x.toml"));
+  EXPECT_FALSE(guard_toml("a = \"x\"\"y\"\n", "x.toml"));
+  // Strings where TOML puts them still pass.
+  EXPECT_TRUE(guard_toml("a = 'x'\nb = [ \"p\" , 'q',\n  \"\"\"r\"\"\" ]\nc = { d = 'e', f = [\"g\"] }\n", "x.toml"));
+}

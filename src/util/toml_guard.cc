@@ -40,6 +40,7 @@ class Scanner {
           skip_blank();
           expect('=', "'=' after the key");
           in_value_ = true;
+          token_start_ = true;
         }
         continue;
       }
@@ -163,7 +164,11 @@ class Scanner {
     switch (c) {
       case '"':
       case '\'':
+        // A string is a whole value token: toml++ reads `2'''e...` as one token and runs
+        // into its own undefined behaviour on a non-ASCII byte there (fuzzer, plan_lock).
+        if (!token_start_) fail("a quote inside a value (a string starts right after '=', '[', ',' or '{')");
         string_at(/*allow_multiline=*/true);
+        token_start_ = false;
         return;
       case '[':
       case '{':
@@ -171,6 +176,7 @@ class Scanner {
           fail(fmt::format("arrays and inline tables nested more than {} deep", limits_.max_depth));
         stack_.push_back(c);
         ++p_;
+        token_start_ = true;
         if (c == '{') inline_key();
         return;
       case ']':
@@ -178,9 +184,11 @@ class Scanner {
         if (stack_.empty() || stack_.back() != (c == ']' ? '[' : '{')) fail(fmt::format("an unmatched '{}'", c));
         stack_.pop_back();
         ++p_;
+        token_start_ = false;
         return;
       case ',':
         ++p_;
+        token_start_ = true;
         if (!stack_.empty() && stack_.back() == '{') inline_key();
         return;
       default:
@@ -188,6 +196,7 @@ class Scanner {
     }
     if (b >= 0x80) fail("a non-ASCII byte outside a string or comment");
     if ((b < 0x20 && c != '\t') || b == 0x7f) fail(fmt::format("a control character (\\x{:02x}) outside a string", b));
+    token_start_ = false;
     ++p_;
   }
 
@@ -205,6 +214,7 @@ class Scanner {
   size_t p_ = 0;
   size_t line_ = 1;
   bool in_value_ = false;
+  bool token_start_ = false;  // in a value: the next byte starts a token (after '=', '[', ',', '{')
   std::vector<char> stack_;  // open '[' and '{' of the current value
 };
 
