@@ -101,9 +101,6 @@ TEST(TomlGuard, NonAsciiOutsideStringsAndStrayControlCharactersAreRefused) {
   EXPECT_TRUE(guard_toml("a = \"\xc9\x95\" # \xc9\x95\r\n", "x.toml"));
 }
 
-}  // namespace
-}  // namespace tfgpu
-
 // Found by plan_lock_fuzz under libFuzzer + UBSan (fuzz/build_gcc_libfuzzer.sh): quotes in
 // the middle of a value made the guard see a string where toml++ sees one odd token, and
 // toml++ reached its unreachable branch on the non-ASCII byte after it.
@@ -117,3 +114,6 @@ TEST(TomlGuard, AQuoteInsideAValueTokenIsRefused) {
   // Strings where TOML puts them still pass.
   EXPECT_TRUE(guard_toml("a = 'x'\nb = [ \"p\" , 'q',\n  \"\"\"r\"\"\" ]\nc = { d = 'e', f = [\"g\"] }\n", "x.toml"));
 }
+
+}  // namespace
+}  // namespace tfgpu
