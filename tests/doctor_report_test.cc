@@ -100,7 +100,7 @@ TEST(DoctorLayers, PlainPythonsWithoutTensorflowCollapseIntoOneLine) {
   Snapshot s = testing::load_scenario("linux_pip_and_cuda_good");
   for (int i = 0; i < 5; ++i) {
     PythonEnv py;
-    py.executable = "/root/.pyenv/versions/3.1" + std::to_string(i) + ".0/bin/python3";
+    py.executable = "/home/u/.pyenv/versions/3.1" + std::to_string(i) + ".0/bin/python3";
     py.kind = "pyenv";
     py.version = "3.1" + std::to_string(i) + ".0";
     s.pythons.push_back(py);
