@@ -27,7 +27,9 @@ jobs=${FUZZ_JOBS:-2}
 objs=()
 pids=()
 mapfile -t sources < <(find src -name '*.cc' ! -name main.cc ! -name '*_win32.cc' | sort)
-for src in "${sources[@]}" "$kb_cc"; do
+# No compiled KB blob (tools/kb_blob_none.cc): the fuzzers' knowledge base is parsed from
+# the embedded TOML, through the same loader as `--kb DIR`.
+for src in "${sources[@]}" "$kb_cc" tools/kb_blob_none.cc; do
   obj="$out/obj/$(echo "$src" | tr / _).o"
   if [[ ! -f "$obj" || "$src" -nt "$obj" ]]; then
     g++ "${flags[@]}" -c "$src" -o "$obj" &

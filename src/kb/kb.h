@@ -34,6 +34,8 @@ struct Citation {
 struct Provenance {
   std::vector<std::string> source;
   bool verified = true;
+
+  bool operator==(const Provenance&) const = default;
 };
 
 // A GPU compute capability, "8.6".
@@ -50,6 +52,8 @@ struct ComputeCapability {
 struct LibraryName {
   std::string component;
   std::string file;
+
+  bool operator==(const LibraryName&) const = default;
 };
 
 // How a library set was taken from one TF release: method "wheel" (the release's
@@ -59,6 +63,8 @@ struct LibrarySetDerivation {
   std::string method;
   std::string what;  // which facts it backs ("must_load, linux names")
   std::string how;
+
+  bool operator==(const LibrarySetDerivation&) const = default;
 };
 
 struct LibrarySet {
@@ -72,6 +78,8 @@ struct LibrarySet {
   std::map<Platform, std::vector<LibraryName>> names;  // in canonical component order
   std::vector<std::string> notes;
   Provenance prov;
+
+  bool operator==(const LibrarySet&) const = default;
 };
 
 struct TfRelease {
@@ -91,6 +99,8 @@ struct TfRelease {
   bool has_gpu_build(Platform p) const;
   // Pythons with wheels for the platform; nullptr when the docs list none.
   const std::vector<Version>* python_on(Platform p) const;
+
+  bool operator==(const TfRelease&) const = default;
 };
 
 struct YankedRelease {
@@ -98,6 +108,8 @@ struct YankedRelease {
   Version use;
   std::string note;
   Provenance prov;
+
+  bool operator==(const YankedRelease&) const = default;
 };
 
 // A pip package flavour over a range of TF releases. role: gpu, cpu, alias,
@@ -109,6 +121,8 @@ struct TfPackage {
   std::string role;
   std::string note;
   Provenance prov;
+
+  bool operator==(const TfPackage&) const = default;
 };
 
 struct AndCudaPins {
@@ -117,6 +131,8 @@ struct AndCudaPins {
   std::vector<std::string> wheels;  // "nvidia-cudnn-cu12==9.3.0.75"
   std::string note;
   Provenance prov;
+
+  bool operator==(const AndCudaPins&) const = default;
 };
 
 // A requirement a working pip install needs beyond the wheel's own Requires-Dist
@@ -127,6 +143,8 @@ struct PipConstraint {
   std::string requirement;  // PEP 508, as it goes into requirements.txt
   std::string why;
   Provenance prov;
+
+  bool operator==(const PipConstraint&) const = default;
 };
 
 // What to tell a user whose platform has no GPU build for a TF range.
@@ -136,12 +154,16 @@ struct PlatformNote {
   std::string message;
   std::vector<std::string> alternatives;
   Provenance prov;
+
+  bool operator==(const PlatformNote&) const = default;
 };
 
 struct DriverUpdate {
   std::string label;
   Version driver_linux;
   std::optional<Version> driver_windows;
+
+  bool operator==(const DriverUpdate&) const = default;
 };
 
 struct CudaRelease {
@@ -162,6 +184,8 @@ struct CudaRelease {
 
   // File name of a component ("cusolver") on a platform, if known.
   std::optional<std::string> library(Platform p, std::string_view component) const;
+
+  bool operator==(const CudaRelease&) const = default;
 };
 
 struct CudaFamily {
@@ -172,6 +196,8 @@ struct CudaFamily {
   std::optional<Version> driver_branch_below;  // newer branches run it through backward compatibility
   std::string note;
   Provenance prov;
+
+  bool operator==(const CudaFamily&) const = default;
 };
 
 // The Windows driver CUDA of one major needs inside WSL2 ([[wsl2_driver]]).
@@ -180,6 +206,8 @@ struct Wsl2Driver {
   Version driver;
   std::string note;
   Provenance prov;
+
+  bool operator==(const Wsl2Driver&) const = default;
 };
 
 struct CudnnMajor {
@@ -189,6 +217,8 @@ struct CudnnMajor {
   std::map<Platform, std::vector<std::string>> libraries;  // entry library first
   std::string note;
   Provenance prov;
+
+  bool operator==(const CudnnMajor&) const = default;
 };
 
 enum class Tristate { kNo, kYes, kUnknown };
@@ -202,6 +232,8 @@ struct CudnnRelease {
   Provenance prov;
 
   bool supports_cuda(const Version& cuda_version) const;
+
+  bool operator==(const CudnnRelease&) const = default;
 };
 
 struct GpuPeak {
@@ -213,6 +245,8 @@ struct GpuPeak {
   std::optional<double> bandwidth_gbs;
   std::string note;
   Provenance prov;
+
+  bool operator==(const GpuPeak&) const = default;
 };
 
 struct Gpu {
@@ -227,12 +261,16 @@ struct Gpu {
   std::string note;
   std::optional<GpuPeak> peak;
   Provenance prov;
+
+  bool operator==(const Gpu&) const = default;
 };
 
 struct Architecture {
   VersionRange cc;
   std::string name;
   Provenance prov;
+
+  bool operator==(const Architecture&) const = default;
 };
 
 // The lowest compute capability whose Tensor Cores do one kind of math (nvidia.md §4c):
@@ -242,6 +280,8 @@ struct TensorCoreMath {
   ComputeCapability min_cc;
   std::string note;
   Provenance prov;
+
+  bool operator==(const TensorCoreMath&) const = default;
 };
 
 struct Source {
@@ -249,6 +289,8 @@ struct Source {
   std::string title;
   std::string url;
   std::string ref;  // "owner/repo:path@commit" where known
+
+  bool operator==(const Source&) const = default;
 };
 
 // ---- query results -------------------------------------------------------------
@@ -407,8 +449,11 @@ class KnowledgeBase {
   std::string resolve_source(std::string_view id_or_literal) const;
   const Source* source(std::string_view id) const;
 
+ bool operator==(const KnowledgeBase&) const = default;
+
  private:
   friend class KbLoader;
+  friend struct KbBlobAccess;  // kb_blob.cc: the compiled copy
   std::vector<TfRelease> tf_;
   std::vector<YankedRelease> yanked_;
   std::vector<LibrarySet> library_sets_;

@@ -9,6 +9,7 @@
 #include <toml++/toml.h>
 
 #include "kb/kb.h"
+#include "kb/kb_blob.h"
 #include "util/strings.h"
 #include "util/toml_guard.h"
 
@@ -421,6 +422,12 @@ Result<KnowledgeBase> load_texts(std::span<const EmbeddedFile> files) {
 }
 
 Result<KnowledgeBase> load_embedded() {
+  // The tables compiled at build time (kb_blob.h); the TOML only where the build had none.
+  if (std::string_view blob = embedded_kb_blob(); !blob.empty()) {
+    auto kb = deserialize_kb(blob);
+    if (!kb) return fail(Error::internal("built-in knowledge base: " + kb.error().message));
+    return kb;
+  }
   auto kb = load_texts(embedded_kb_files());
   if (!kb) return fail(Error::internal("built-in knowledge base: " + kb.error().message));
   return kb;

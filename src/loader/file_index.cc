@@ -58,15 +58,12 @@ FileIndex::FileIndex(const std::vector<LibraryFile>& files, PathStyle style,
   }
 }
 
-std::string FileIndex::key(std::string_view path) const {
-  std::string p(path);
-  {
-    std::lock_guard lock(memo_mutex_);
-    if (auto it = memo_.find(p); it != memo_.end()) return it->second;
-  }
-  std::string k = compute_key(path);
+const std::string& FileIndex::key(std::string_view path) const {
+  // Elements of an unordered_map keep their address when it grows: the reference is stable.
   std::lock_guard lock(memo_mutex_);
-  return memo_.emplace(std::move(p), std::move(k)).first->second;
+  if (auto it = memo_.find(path); it != memo_.end()) return it->second;
+  std::string k = compute_key(path);  // reads links_ only: safe under the lock
+  return memo_.emplace(std::string(path), std::move(k)).first->second;
 }
 
 std::string FileIndex::compute_key(std::string_view path) const {
@@ -102,25 +99,25 @@ const LibraryFile* FileIndex::at(std::string_view path) const {
 }
 
 const LibraryFile* FileIndex::resolve(std::string_view path, std::string* identity) const {
-  std::string current = key(path);
+  const std::string* current = &key(path);  // memo entries: stable for the index's lifetime
   const LibraryFile* file = nullptr;
   // A bounded walk: ELOOP after 40 links, as the kernel.
   for (int depth = 0; depth < 40; ++depth) {
-    auto it = by_path_.find(current);
+    auto it = by_path_.find(*current);
     if (it == by_path_.end()) break;
     file = it->second;
     if (file->symlink_target.empty()) break;
-    std::string target = file->symlink_target;
+    const std::string& target = file->symlink_target;
     bool absolute = !target.empty() && (is_sep(target[0], style_) || (style_ == PathStyle::kWindows && target.size() > 1 && target[1] == ':'));
-    std::string next = absolute ? key(target) : key(dir_name(current, style_) + "/" + target);
+    const std::string& next = absolute ? key(target) : key(dir_name(*current, style_) + "/" + target);
     if (by_path_.find(next) == by_path_.end()) {
       // The target is not recorded: the link's record stands for it (the probe parses through links).
-      current = next;
+      current = &next;
       break;
     }
-    current = next;
+    current = &next;
   }
-  if (identity) *identity = current;
+  if (identity) *identity = *current;
   return file;
 }
 

@@ -28,7 +28,8 @@ class FileIndex {
   // Key of an absolute path: the directory it names after the recorded directory links
   // are followed (the kernel's path walk: a link's target replaces it, ".." after it goes
   // to the target's parent), normalised. Equal keys = the same file.
-  std::string key(std::string_view path) const;
+  // The reference stays valid for the index's lifetime.
+  const std::string& key(std::string_view path) const;
   // The record at exactly this path (a symlink's own record), nullptr when absent.
   const LibraryFile* at(std::string_view path) const;
   // The record the path finally names, following symlink_target through the snapshot;
@@ -45,13 +46,20 @@ class FileIndex {
   // key() is asked for the same few hundred paths thousands of times by one doctor run
   // (every search dir x every name): remembered, under a lock so a shared index stays
   // safe to read from several threads.
+  // Hash maps with lookup by string_view (no key string built per question).
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+  };
+  template <class V>
+  using StringMap = std::unordered_map<std::string, V, Hash, std::equal_to<>>;
   mutable std::mutex memo_mutex_;
-  mutable std::unordered_map<std::string, std::string> memo_;
+  mutable StringMap<std::string> memo_;
 
   PathStyle style_;
   std::map<std::string, std::string> links_;  // normalised link path -> target as recorded
-  std::map<std::string, const LibraryFile*> by_path_;
-  std::map<std::string, std::vector<std::string>> by_dir_;
+  StringMap<const LibraryFile*> by_path_;
+  StringMap<std::vector<std::string>> by_dir_;
 };
 
 // Directory part of a path ("/a/b/libx.so" -> "/a/b"; "libx.so" -> ""; "/libx.so" -> "/").

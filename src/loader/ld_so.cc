@@ -596,20 +596,35 @@ LoadResult LdSo::dlopen(const std::string& name) { return dlopen_from(process_.c
 
 LoadResult LdSo::dlopen_from(int caller, const std::string& name) {
   Searcher s(*snapshot_, *index_, options_, process_, memo_.memo.get());
-  LinuxProcess p = process_;
+  // The load happens in place; a dlopen that fails leaves the process as it was (the
+  // objects it added are dropped, the names it gave loaded objects taken back), as
+  // glibc's _dl_close_worker does: no copy of the process per dlopen.
+  LinuxProcess& p = process_;
+  const size_t committed = p.objects.size();
+  const int saved_caller = p.caller;
+  std::vector<size_t> named;  // objects below `committed` that were given a new name
+  auto rollback = [&] {
+    p.objects.erase(p.objects.begin() + static_cast<std::ptrdiff_t>(committed), p.objects.end());
+    for (auto it = named.rbegin(); it != named.rend(); ++it) p.objects[*it].names.pop_back();
+    p.caller = saved_caller;
+  };
   if (caller >= 0 && caller < static_cast<int>(p.objects.size())) p.caller = caller;
   LoadResult out;
   out.root = s.find(p, name, p.caller);
   if (out.root.outcome != Outcome::kFound) {
     out.outcome = out.root.outcome;
     out.error = out.root.error;
+    rollback();
     return out;
   }
-  auto remember_name = [&p](const std::string& path, const std::string& n) {
+  auto remember_name = [&p, &named, committed](const std::string& path, const std::string& n) {
     for (size_t i = 1; i < p.objects.size(); ++i)
       if (p.objects[i].path == path) {
         auto& names = p.objects[i].names;
-        if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+        if (std::find(names.begin(), names.end(), n) == names.end()) {
+          names.push_back(n);
+          if (i < committed) named.push_back(i);
+        }
         return;
       }
   };
@@ -624,8 +639,7 @@ LoadResult LdSo::dlopen_from(int caller, const std::string& name) {
   };
   if (out.root.trail.back().why != Why::kChosen) {
     remember_name(out.root.path, name);
-    p.caller = process_.caller;
-    process_ = std::move(p);
+    p.caller = saved_caller;
     out.outcome = Outcome::kFound;
     return out;
   }
@@ -656,12 +670,12 @@ LoadResult LdSo::dlopen_from(int caller, const std::string& name) {
       if (o == Outcome::kNotFound || o == Outcome::kFailed) {
         out.outcome = Outcome::kFailed;
         out.error = error;
+        rollback();
         return out;
       }
     }
   }
-  p.caller = process_.caller;
-  process_ = std::move(p);
+  p.caller = saved_caller;
   out.outcome = Outcome::kFound;
   return out;
 }

@@ -64,6 +64,7 @@ class VersionRange {
   const std::optional<Version>& lo() const { return lo_; }
   const std::optional<Version>& hi() const { return hi_; }
   std::string str() const;
+  bool operator==(const VersionRange&) const = default;
 
  private:
   std::optional<Version> lo_;
