@@ -134,7 +134,13 @@ int run_cli(const std::vector<std::string>& args, Host& host, std::ostream& out,
   TerminalSafeStreambuf err_filter(err.rdbuf());
   std::ostream safe_out(&out_filter);
   std::ostream safe_err(&err_filter);
-  int code = run_parsed(args, host, safe_out, safe_err, stdout_is_terminal, terminal_columns, out_filter);
+  // The probe's vendor-library child (probe_child.cc starts one per library) is answered
+  // before the command line interface is built: building it costs more than the child's
+  // own work on a machine without a driver. Any other shape of its arguments goes through
+  // the parser as before.
+  std::optional<int> direct = run_probe_driver_direct(args, host, safe_out, safe_err);
+  int code = direct ? *direct
+                    : run_parsed(args, host, safe_out, safe_err, stdout_is_terminal, terminal_columns, out_filter);
   safe_out.flush();
   bool out_ok = out_filter.finish();
   if (!out_ok) {

@@ -56,6 +56,11 @@ std::span<const CommandSpec> command_table();
 // USERPROFILE) and host name, for redacting Markdown and `probe --json --redact`.
 report::Redactor local_redactor(const Host& host);
 
+// `__probe-driver --library L [--path P]` exactly (the probe's child): answered without
+// building the CLI; nullopt for any other arguments.
+std::optional<int> run_probe_driver_direct(const std::vector<std::string>& args, const Host& host, std::ostream& out,
+                                           std::ostream& err);
+
 // The whole command line: parses args (without argv[0]), runs the chosen command.
 // `stdout_is_terminal` decides colour in --color=auto mode; `terminal_columns` (when
 // stdout is a terminal) the width text reports wrap to, unless COLUMNS says otherwise.

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <mutex>
+#include <unordered_set>
 #include <algorithm>
 #include <deque>
 #include <initializer_list>
@@ -166,22 +167,6 @@ std::string norm_machine(std::string_view m) {
   return s;
 }
 
-// The DT_RPATH/DT_RUNPATH/LD_LIBRARY_PATH elements as ld.so keeps them: ElfInfo may hold
-// an entry with ':' in it (the raw string), so split again.
-std::vector<std::string> split_elements(const std::vector<std::string>& entries, std::string_view seps) {
-  std::vector<std::string> out;
-  for (const auto& e : entries) {
-    size_t start = 0;
-    while (true) {
-      size_t end = e.find_first_of(seps, start);
-      out.push_back(e.substr(start, end == std::string::npos ? std::string::npos : end - start));
-      if (end == std::string::npos) break;
-      start = end + 1;
-    }
-  }
-  return out;
-}
-
 struct SearchList {
   std::string source;
   std::vector<std::string> dirs;  // without trailing '/', "" = the current directory
@@ -311,15 +296,27 @@ class Searcher {
                        std::string_view seps, int origin_object) const {
     SearchList list{source, {}};
     std::string origin = origin_of(p, origin_object);
-    for (const auto& element : split_elements(entries, seps)) {
-      std::string dir;
-      if (!element.empty()) {
-        auto expanded = expand_dst(element, origin, lib_token_, platform_token_);
-        if (!expanded) continue;
-        dir = strip_slashes(*expanded);
+    // One $ORIGIN for the whole list, so an element written twice expands to the same
+    // directory: each distinct element is expanded once (TF 2.21's framework library
+    // repeats 18 directories in 669 DT_RUNPATH elements).
+    std::unordered_set<std::string_view> seen;
+    for (const auto& entry : entries) {
+      std::string_view rest = entry;
+      while (true) {
+        size_t end = rest.find_first_of(seps);
+        std::string_view element = rest.substr(0, end);
+        if (seen.insert(element).second) {
+          std::optional<std::string> dir = std::string();
+          if (!element.empty()) {
+            dir = expand_dst(element, origin, lib_token_, platform_token_);
+            if (dir) *dir = strip_slashes(std::move(*dir));
+          }
+          // fillin_rpath: a directory already on this list is not added twice.
+          if (dir && std::find(list.dirs.begin(), list.dirs.end(), *dir) == list.dirs.end()) list.dirs.push_back(*dir);
+        }
+        if (end == std::string_view::npos) break;
+        rest.remove_prefix(end + 1);
       }
-      // fillin_rpath: a directory already on this list is not added twice.
-      if (std::find(list.dirs.begin(), list.dirs.end(), dir) == list.dirs.end()) list.dirs.push_back(dir);
     }
     return list;
   }
