@@ -11,6 +11,7 @@
 
 #include "host/host.h"
 #include "probe/probe.h"
+#include "probe/probe_child.h"
 
 namespace tfgpu {
 namespace {
@@ -194,6 +195,33 @@ TEST_F(ProbeDriverHostile, LibraryExitingInItsConstructorIsAFailureNotNoDriver) 
   EXPECT_NE(s.driver.attempts[0].init_result.find("printed no answer in dlopen"), std::string::npos)
       << s.driver.attempts[0].init_result;
   EXPECT_EQ(s.driver.state.status, ProbeStatus::kFailed) << s.driver.state.reason;
+}
+
+// The answer written without a child (ProbeOptions::skip_certainly_absent) is the real
+// child's answer, word for word: on this machine, with an LD_LIBRARY_PATH of an empty
+// directory, both ways. (Where the driver is installed neither skips: equal as well.)
+TEST(ProbeDriverSkip, AnswerWithoutChildIsTheRealChildsAnswer) {
+  auto host = make_system_host();
+  char dir_template[] = "/tmp/tfgpu-empty-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir_template), nullptr);
+  for (auto library : {probe::VendorLibrary::kNvml, probe::VendorLibrary::kCudaDriver}) {
+    probe::ProbeOptions o;
+    o.self_exe = TFGPU_EXE;
+    o.child_env = {{"LD_LIBRARY_PATH", dir_template}};
+    o.skip_certainly_absent = false;
+    probe::ChildAnswer real = probe::run_vendor_child(*host, o, library, "");
+    o.skip_certainly_absent = true;
+    probe::ChildAnswer written = probe::run_vendor_child(*host, o, library, "");
+    SCOPED_TRACE(probe::vendor_library_name(library));
+    EXPECT_EQ(written.ok, real.ok);
+    EXPECT_EQ(written.attempt.library, real.attempt.library);
+    EXPECT_EQ(written.attempt.tried, real.attempt.tried);
+    EXPECT_EQ(written.attempt.errors, real.attempt.errors);
+    EXPECT_EQ(written.attempt.opened, real.attempt.opened);
+    EXPECT_EQ(written.attempt.init_result, real.attempt.init_result);
+    EXPECT_EQ(written.summary, real.summary);
+  }
+  ::rmdir(dir_template);
 }
 
 }  // namespace

@@ -36,6 +36,9 @@ struct ProbeOptions {
   std::string nvml_path;                             // "" = default names (libnvidia-ml.so.1, ...)
   std::string cuda_path;                             // "" = default names (libcuda.so.1)
   std::map<std::string, std::string> child_env;      // extra environment for the children
+  // No child for a vendor library that is nowhere the dynamic loader looks (Linux x86-64,
+  // glibc): its answer, "cannot open shared object file", is written without it.
+  bool skip_certainly_absent = true;
   RuntimeCalls runtime_calls = RuntimeCalls::kNo;
   std::vector<std::string> extra_pythons;            // --python PATH (interpreters to include)
   std::string tool_version;
