@@ -24,12 +24,15 @@ using ::tfgpu::testing::ReportCase;
 
 // Floors: the figures measured when this test was last tuned, rounded down to 0.01
 // (session 5: dev 72.9% / 77.6%, held-out 52.8% / 58.5%; explain2: dev 89.7% / 93.5%,
-// held-out 52.8% / 62.3%; the acceptance is 90% / 97% on held-out, not reached yet);
-// raise them as explain improves, never lower them to fit.
-constexpr double kDevTop1Floor = 0.89;
-constexpr double kDevTop3Floor = 0.93;
-constexpr double kHeldTop1Floor = 0.52;
-constexpr double kHeldTop3Floor = 0.62;
+// held-out 52.8% / 62.3%; session 9: 45 more reports collected after the split, all
+// development, measured before any tuning against them at 62.2% / 73.3% (28 and 33 of 45),
+// then dev 88.8% / 92.8% (152 reports), held-out 56.6% / 66.0%; the acceptance is 90% / 97%
+// on held-out, not reached yet); raise them as explain improves, never lower them to fit
+// (the dev floors moved down only because the dev part grew by reports not tuned before).
+constexpr double kDevTop1Floor = 0.88;
+constexpr double kDevTop3Floor = 0.92;
+constexpr double kHeldTop1Floor = 0.56;
+constexpr double kHeldTop3Floor = 0.66;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 

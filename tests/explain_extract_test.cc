@@ -24,6 +24,31 @@ TEST(ExplainExtract, TensorflowVersionFromTemplateAndProse) {
   EXPECT_EQ(facts_of("TensorFlow installed from (source or binary): source (R1.10)\n").tf_version.value, "1.10");
 }
 
+TEST(ExplainExtract, VersionsOfProseWrappedBetweenKeywordAndNumber) {
+  auto f = facts_of("I set everything up on Ubuntu with the newest pip and Python\n3.9.7, but nothing works.\n"
+                    "The machine has CUDA\n11.2 and TensorFlow\n2.6.0 installed.\n");
+  EXPECT_EQ(f.python_version.value, "3.9.7");
+  EXPECT_EQ(f.python_version.line, 1);
+  EXPECT_EQ(f.cuda_version.value, "11.2");
+  EXPECT_EQ(f.tf_version.value, "2.6.0");
+  // Only a line that ends with the keyword carries it; a number that starts an unrelated
+  // line after a blank one is not a version of anything.
+  auto g = facts_of("We run Python\n\n3 epochs later it crashed\n");
+  EXPECT_TRUE(g.python_version.empty());
+  auto h = facts_of("it prints the driver\n470 times\n");
+  EXPECT_TRUE(h.driver_version.empty());
+}
+
+TEST(ExplainExtract, CudnnFromNvidiasArchiveNameAndABareMajor) {
+  // NVIDIA's archive names: CUDA's version first, cuDNN's own after "-v".
+  auto f = facts_of("unzipped cudnn-10.0-windows10-x64-v7.6.5.32.zip into the CUDA folder\n");
+  EXPECT_EQ(f.cudnn_version.value, "7.6.5.32");
+  EXPECT_EQ(facts_of("I have cuDNN 6 installed.\n").cudnn_version.value, "6");
+  EXPECT_EQ(facts_of("cudnn v7 is on the PATH\n").cudnn_version.value, "7");
+  EXPECT_EQ(facts_of("cuDNN 8.1 and cuDNN 7\n").cudnn_version.value, "8.1");  // a dotted version first
+  EXPECT_TRUE(facts_of("cudnn 64bit build\n").cudnn_version.empty());
+}
+
 TEST(ExplainExtract, LabelledTensorflowVersionWinsOverProse) {
   auto f = facts_of("It worked with TF 2.15.1 before.\nTensorFlow version: 2.16.1\n");
   EXPECT_EQ(f.tf_version.value, "2.16.1");

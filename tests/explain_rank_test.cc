@@ -40,6 +40,79 @@ constexpr const char* kNuma =
     "I external/local_xla/xla/stream_executor/cuda/cuda_executor.cc:901] successful NUMA node read from SysFS had "
     "negative value (-1), but there must be at least one NUMA node, so returning NUMA node zero.\n";
 
+TEST(ExplainRank, AnotherCudnnMajorStatedThanTheFileTensorflowWantsIsAMismatch) {
+  // cuDNN 5 has no KB row: the file name still says which major TensorFlow wants.
+  std::string log = "I installed cuDNN 5 as the guide says.\n"
+                    "ImportError: Could not find 'cudnn64_6.dll'. TensorFlow requires that this DLL be installed "
+                    "in a directory that is named in your %PATH% environment variable.\n";
+  EXPECT_EQ(top(log), "cudnn_version_mismatch");
+}
+
+TEST(ExplainRank, AContainerWithoutGpusFlagThatSeesNoGpuIsTheContainerRuntime) {
+  std::string log = "I run the training inside a Docker container and TensorFlow does not detect the GPU.\n";
+  EXPECT_EQ(top(log), "container_gpu_runtime_missing");
+  // Started with --gpus: not the runtime's fault as far as the report shows.
+  std::string with_gpus = "docker run --gpus all -it my/image\nTensorFlow does not detect the GPU.\n";
+  EXPECT_NE(top(with_gpus), "container_gpu_runtime_missing");
+}
+
+TEST(ExplainRank, ACapabilityNoReleaseBuildsForIsUnsupportedWhateverTheRelease) {
+  std::string log = "My card only has CUDA compute capability 2.1 and TensorFlow does not use the GPU.\n";
+  EXPECT_EQ(top(log), "compute_capability_unsupported");
+  // A capability current releases build for is not.
+  std::string ok = "My card has compute capability 8.6 and TensorFlow does not use the GPU.\n";
+  EXPECT_NE(top(ok), "compute_capability_unsupported");
+}
+
+TEST(ExplainRank, TensorflowGpuOneXThatImportsYetIgnoresTheGpuIsShadowedByTheCpuPackage) {
+  std::string log = "I did pip install tensorflow-gpu==1.12.0 and it imports fine, but it runs only on the CPU.\n";
+  EXPECT_EQ(top(log), "wrong_package");
+}
+
+TEST(ExplainRank, AWheelRefusedOnAWrappedConsoleLineStillNamesThePythonVersion) {
+  // An 80-column console wraps pip's message in the middle of a word.
+  std::string log = "I use Python 2.7.15.\n"
+                    "tensorflow_gpu-1.12.0-cp36-cp36m-win_amd64.whl is not a supported wheel on this p\n"
+                    "latform.\n";
+  EXPECT_EQ(top(log), "python_version_unsupported");
+}
+
+TEST(ExplainRank, TheRemovedTensorflowGpuStubIsTheWrongPackage) {
+  std::string log = "Collecting tensorflow-gpu\n  Downloading tensorflow-gpu-2.12.0.tar.gz (2.6 kB)\n"
+                    "  error: subprocess-exited-with-error\nerror: metadata-generation-failed\n";
+  EXPECT_EQ(top(log), "wrong_package");
+}
+
+TEST(ExplainRank, SayingTheMachineHasAGpuMakesTheCudartLineAProblem) {
+  std::string line = "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
+                     "'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n"
+                     "I tensorflow/stream_executor/cuda/cudart_stub.cc:29] Ignore above cudart dlerror if you do not "
+                     "have a GPU set up on your machine.\n";
+  EXPECT_EQ(top(line), "harmless_warning_only");  // TF's own "if you do not have a GPU" is not a claim
+  EXPECT_EQ(top("I have an NVIDIA RTX card in this PC.\n" + line), "cudart_missing");
+}
+
+TEST(ExplainRank, ProseAboutTensorflowTakingAllGpuMemoryIsPreallocation) {
+  EXPECT_EQ(top("Keras allocates all the GPU memory for one tiny model, so I cannot run two trainings.\n"),
+            "gpu_memory_preallocation");
+}
+
+TEST(ExplainRank, ALinuxDriverInstalledInsideWslIsWslLibcuda) {
+  EXPECT_EQ(top("I installed the NVIDIA driver inside WSL by mistake and now the GPU is not found.\n"), "wsl_libcuda");
+}
+
+TEST(ExplainRank, TheReportSayingTheMsvcRuntimeIsPresentLowersIt) {
+  std::string log = "ImportError: DLL load failed: The specified module could not be found.\n"
+                    "Someone suggested a missing MSVCP140.DLL.\n";
+  auto base = run(log);
+  auto said = run(log + "But msvcp140.dll is present in System32, and I installed the Visual C++ Redistributable.\n");
+  const Finding* a = find(base, "msvc_runtime_missing");
+  const Finding* b = find(said, "msvc_runtime_missing");
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  EXPECT_LT(b->score, a->score);
+}
+
 TEST(ExplainRank, OnlyHarmlessLinesGiveHarmlessWarningOnly) {
   auto r = run(std::string(kCpuNotice) + kTrt + kNuma);
   ASSERT_EQ(r.findings.size(), 1u);

@@ -156,9 +156,14 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
   double strongest = 0.0;
   for (const auto& [id, c] : cands) strongest = std::max(strongest, c.score());
   if (strongest < kHarmlessBelow && (facts.flag("gpu_missing") || facts.flag("gpu_wanted"))) {
-    const std::pair<const char*, double> kUsual[] = {
+    std::vector<std::pair<const char*, double>> usual = {
         {"cuda_version_mismatch", 0.2}, {"wrong_package", 0.18}, {"cudart_missing", 0.16}};
-    for (const auto& [id, w] : kUsual) {
+    // In a container that was not shown to get the GPU (no --gpus / nvidia runtime), the
+    // usual cause is the container runtime: without it no device and no driver library
+    // reach the container.
+    if (!facts.container.empty() && !facts.flag("container_gpus"))
+      usual.insert(usual.begin(), {"container_gpu_runtime_missing", 0.24});
+    for (const auto& [id, w] : usual) {
       Candidate& c = cands[id];
       if (c.best >= w) continue;
       c.best = w;

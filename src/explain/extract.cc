@@ -277,6 +277,20 @@ void extract_cudnn(std::string_view lower, int n, LogFacts& facts) {
     }
     return;
   }
+  // NVIDIA's archive names put the CUDA version first and cuDNN's own after "-v":
+  // "cudnn-9.0-windows10-x64-v7.3.0.29.zip", "cudnn-11.2-linux-x64-v8.1.1.33.tgz".
+  for (size_t a = lower.find("cudnn-"); a != std::string_view::npos; a = lower.find("cudnn-", a + 6)) {
+    size_t dash_v = lower.find("-v", a + 6);
+    size_t stop = lower.find_first_of(" \t/\\", a);
+    if (dash_v == std::string_view::npos || (stop != std::string_view::npos && dash_v > stop)) continue;
+    size_t e = dash_v + 2;
+    while (e < lower.size() && (is_digit(lower[e]) || lower[e] == '.')) ++e;
+    auto v = as_version(lower.substr(dash_v + 2, e - dash_v - 2));
+    if (v && version_sane(VersionOf::kCudnn, *v)) {
+      set_fact(facts.cudnn_version, *v, n);
+      return;
+    }
+  }
   for_each_keyword(lower, "cudnn", [&](size_t end) {
     auto v = version_after(lower, end, VersionOf::kCudnn);
     if (v && version_sane(VersionOf::kCudnn, *v)) {
@@ -284,6 +298,21 @@ void extract_cudnn(std::string_view lower, int n, LogFacts& facts) {
       return true;
     }
     return false;
+  });
+  if (!facts.cudnn_version.empty()) return;
+  // A bare major in prose: "cuDNN 6", "cudnn v7" (the major is what names the library file).
+  for_each_keyword(lower, "cudnn", [&](size_t end) {
+    size_t i = end;
+    while (i < lower.size() && is_space(lower[i])) ++i;
+    if (i < lower.size() && lower[i] == 'v') ++i;
+    size_t b = i;
+    while (i < lower.size() && is_digit(lower[i]) && i - b < 3) ++i;
+    if (i == b || i - b > 2 || (i < lower.size() && is_alnum(lower[i]))) return false;
+    if (i + 1 < lower.size() && lower[i] == '.' && is_digit(lower[i + 1])) return false;
+    std::string major(lower.substr(b, i - b));
+    if (!version_sane(VersionOf::kCudnn, major + ".0")) return false;
+    set_fact(facts.cudnn_version, major, n);
+    return true;
   });
 }
 

@@ -224,10 +224,36 @@ void cpu_rules(const InferenceInput& in, std::vector<Inference>& out) {
 
 void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
-  if (f.tf_version.empty()) return;
   bool newer = false;
-  const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
-  if (!r || newer) return;
+  const kb::TfRelease* r = f.tf_version.empty() ? nullptr : tf_row(kb, f.tf_version.value, &newer);
+  if (newer) return;
+  // No release the KB knows (unstated, or older than the KB): a stated compute capability
+  // that no TensorFlow release in the KB compiles kernels for (and that every release with
+  // a known architecture list ignores) is unsupported whatever the release.
+  if (!r) {
+    if (f.compute_capability.empty() || !in.gpu_context) return;
+    auto cc = kb::ComputeCapability::parse(f.compute_capability.value);
+    if (!cc) return;
+    const kb::TfRelease* lowest = nullptr;
+    std::optional<kb::ComputeCapability> lowest_min;
+    for (const auto& rel : kb.tf_releases()) {
+      kb::CcSupportResult s = kb.tf_cc_support(rel, *cc);
+      if (s.support == kb::CcSupport::kNative || s.support == kb::CcSupport::kPtxJit) return;
+      if (s.support == kb::CcSupport::kIgnored && s.min_required && (!lowest_min || *s.min_required < *lowest_min)) {
+        lowest_min = s.min_required;
+        lowest = &rel;
+      }
+    }
+    if (!lowest) return;
+    Inference inf{"compute_capability_unsupported", 0.65, "hardware.cc_below_every_release", {}};
+    inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", cc->str()), f.compute_capability));
+    inf.evidence.push_back(from_kb(fmt::format("no TensorFlow release in the knowledge base has kernels for {}; the lowest "
+                                               "architecture any of them is built for is {} (TensorFlow {})",
+                                               cc->str(), lowest_min->str(), lowest->version.str()),
+                                   kb.cite(*lowest)));
+    out.push_back(std::move(inf));
+    return;
+  }
   // Every GPU the report names counts (a report comparing a K80 with a V100 is about the
   // one that misbehaves): the stated compute capability and each name the KB resolves to
   // one capability. The worst verdict wins: ignored, then PTX-only.
@@ -395,6 +421,20 @@ std::optional<int> cuda_major_of_file(std::string_view name) {
   return std::nullopt;
 }
 
+// The cuDNN major a library file name encodes: libcudnn.so.7 / libcudnn.so.8.1.0 -> 7 / 8,
+// cudnn64_7.dll -> 7.
+std::optional<int> cudnn_major_of_file(std::string_view name) {
+  std::string low = to_lower(name);
+  size_t at = std::string::npos;
+  if (size_t so = low.find("libcudnn.so."); so != std::string::npos) at = so + 12;
+  else if (size_t dll = low.find("cudnn64_"); dll != std::string::npos && ends_with(low, ".dll")) at = dll + 8;
+  if (at == std::string::npos || at >= low.size() || !std::isdigit(static_cast<unsigned char>(low[at])))
+    return std::nullopt;
+  int major = 0;
+  while (at < low.size() && std::isdigit(static_cast<unsigned char>(low[at])) && major < 1000) major = major * 10 + (low[at++] - '0');
+  return major;
+}
+
 void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
   const Platform p = platform_of(f);
@@ -460,7 +500,7 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
         auto it = m->libraries.find(p);
         if (it != m->libraries.end() && !it->second.empty()) {
           bool same = iequals(it->second.front(), l.name);
-          Inference inf{same ? "env_path_not_set" : "cudnn_version_mismatch", same ? 0.75 : 0.75,
+          Inference inf{same ? "env_path_not_set" : "cudnn_version_mismatch", same ? 0.75 : 0.85,
                         same ? "runtime.cudnn_installed_but_not_found" : "runtime.cudnn_other_major", {}};
           inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l.name), lf));
           inf.evidence.push_back(from_fact(fmt::format("cuDNN {} is installed", f.cudnn_version.value), f.cudnn_version));
@@ -468,6 +508,13 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
               from_kb(fmt::format("cuDNN {} provides {}", m->major, it->second.front()), kb->cite(*m)));
           out.push_back(std::move(inf));
         }
+      } else if (auto file_major = cudnn_major_of_file(l.name); v && file_major && *file_major != v->major()) {
+        // A cuDNN major the KB has no row for (cuDNN 5, 6): the file name still encodes the
+        // major TensorFlow wants (cudnn64_7.dll, libcudnn.so.7).
+        Inference inf{"cudnn_version_mismatch", 0.85, "runtime.cudnn_file_major_differs", {}};
+        inf.evidence.push_back(from_fact(fmt::format("{} (cuDNN {}) could not be loaded", l.name, *file_major), lf));
+        inf.evidence.push_back(from_fact(fmt::format("cuDNN {} stated", f.cudnn_version.value), f.cudnn_version));
+        out.push_back(std::move(inf));
       }
     }
   }
@@ -584,6 +631,17 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
       out.push_back(std::move(inf));
     }
   }
+  // tensorflow-gpu 1.x named, the import works, the GPU is unused and TensorFlow never
+  // mentions CUDA: a 1.x GPU build links CUDA at import (a missing CUDA fails the import, it
+  // does not fall back to the CPU), so the TensorFlow that imports is the CPU-only
+  // `tensorflow` package installed next to it (both install the same `tensorflow` module).
+  if (gpu_missing(f) && !works && cuda_silent && gpu_pkg && !cpu_pkg && !colab && old_tf && !f.flag("pip_failed")) {
+    Inference inf{"wrong_package", 0.45, "framework.gpu_package_shadowed_before_2_1", {}};
+    inf.evidence.push_back(from_fact("the GPU is not used", gpu_missing_fact(f)));
+    inf.evidence.push_back(from_fact("tensorflow-gpu is named, yet TensorFlow neither loads nor misses a CUDA library",
+                                     *f.flag_fact("gpu_package")));
+    out.push_back(std::move(inf));
+  }
   // Native Windows, the GPU unused, TensorFlow silent about CUDA and no release named: a
   // current install there is >= 2.11, which has no CUDA build for Windows (and so never
   // even tries to load CUDA). Only when nothing dates the report before 2.1.
@@ -657,6 +715,17 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
     Inference other{"cuda_version_mismatch", pip_brings_cuda ? 0.26 : 0.3, "runtime.gpu_not_listed_version_default", {}};
     other.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
     out.push_back(std::move(other));
+    // In a container not shown to get the GPU (no --gpus, no nvidia runtime): without the
+    // NVIDIA container runtime no device and no driver library reach the container, so that
+    // comes before the CUDA libraries inside it.
+    if (!f.container.empty() && !f.flag("container_gpus")) {
+      Inference ctr{"container_gpu_runtime_missing", 0.35, "container.gpu_not_listed_no_gpus_flag", {}};
+      ctr.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+      ctr.evidence.push_back(from_fact("inside a container, started without --gpus / the NVIDIA runtime as far as "
+                                       "the report shows",
+                                       f.container));
+      out.push_back(std::move(ctr));
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 #include "explain/scanner.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <unordered_map>
 
@@ -79,6 +80,8 @@ struct Scanner::Impl {
   LiteralMatcher::State state = LiteralMatcher::kStart;
   std::string prefix;
   std::string tail;  // last bytes of a line longer than the prefix cap (for its excerpt)
+  std::string carry;  // the end of a prose line that ends with a version keyword (bridge_wrapped_prose)
+  int carry_line = 0;
   uint64_t line_len = 0;
   uint64_t line_no = 1;
   bool line_open = false;
@@ -212,6 +215,41 @@ struct Scanner::Impl {
     return true;
   }
 
+  // Prose hard-wrapped between a keyword and its version ("... with the latest pip and
+  // Python\n3.5.1."), as mail clients, terminals and condensed reports wrap it: the end of
+  // the previous line and the start of this one are read together by the version
+  // extractors, as the previous line (a fact already read stays as it was).
+  void bridge_wrapped_prose() {
+    if (!carry.empty()) {
+      size_t i = 0;
+      while (i < prefix.size() && (prefix[i] == ' ' || prefix[i] == '\t')) ++i;
+      if (i < prefix.size() && prefix[i] >= '0' && prefix[i] <= '9') {
+        std::string joined = carry + " " + prefix.substr(i, 24);
+        std::string joined_lower = joined;
+        for (char& c : joined_lower)
+          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+        for (Extractor e : {Extractor::kTensorflow, Extractor::kPython, Extractor::kCuda, Extractor::kCudnn,
+                            Extractor::kDriver})
+          run_extractor(e, joined, joined_lower, carry_line, result.facts);
+      }
+      carry.clear();
+    }
+    // This line ends with a keyword whose version may be on the next line.
+    size_t end = prefix.size();
+    while (end > 0 && (prefix[end - 1] == ' ' || prefix[end - 1] == '\t' || prefix[end - 1] == ':')) --end;
+    size_t start = end;
+    while (start > 0 && std::isalpha(static_cast<unsigned char>(prefix[start - 1]))) --start;
+    if (start == end || end - start > 10) return;
+    std::string word = prefix.substr(start, end - start);
+    for (char& c : word)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    static constexpr std::string_view kKeywords[] = {"python", "tensorflow", "tf", "cuda", "cudnn", "driver", "version"};
+    if (std::find(std::begin(kKeywords), std::end(kKeywords), word) == std::end(kKeywords)) return;
+    size_t from = start > 40 ? start - 40 : 0;
+    carry = prefix.substr(from, end - from);
+    carry_line = static_cast<int>(std::min<uint64_t>(line_no, INT32_MAX));
+  }
+
   void end_line() {
     auto& stats = result.stats;
     ++stats.lines;
@@ -283,6 +321,8 @@ struct Scanner::Impl {
           if (extractor_mask & (1u << e)) run_extractor(static_cast<Extractor>(e), prefix, lower, line, result.facts);
       }
     }
+
+    bridge_wrapped_prose();
 
     line_lits.clear();
     line_sigs.clear();
