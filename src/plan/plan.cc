@@ -518,7 +518,7 @@ Result<PlanResult> solve(const Machine& machine, const PlanRequest& request, con
       break;
     }
     case Method::kPipAndCuda:
-      out.steps.push_back(fmt::format("Run setup.sh: venv with Python {}, pip install {}[and-cuda]=={} (CUDA and cuDNN come as pip wheels)",
+      out.steps.push_back(fmt::format("Run setup.sh: venv with Python {}, pip install \"{}[and-cuda]=={}\" (CUDA and cuDNN come as pip wheels)",
                                       o.python ? o.python->str() : "?", o.package, o.tf->version.str()));
       break;
     case Method::kDocker:
