@@ -113,6 +113,30 @@ TEST(ExplainRank, TheReportSayingTheMsvcRuntimeIsPresentLowersIt) {
   EXPECT_LT(b->score, a->score);
 }
 
+TEST(ExplainRank, TheCLibrarysArchiveNamesTheReleaseAndThePlatform) {
+  std::string log = "The download fails: No such object: tensorflow/libtensorflow/"
+                    "libtensorflow-gpu-windows-x86_64-2.12.0.zip\n";
+  EXPECT_EQ(top(log), "windows_native_gpu_unsupported_tf_ge_2_11");
+}
+
+TEST(ExplainRank, AnImportTracebackThroughPywrapOnWindowsPointsAtTheNativeRuntime) {
+  std::string log = "Windows 10, Python 3.8, pip install tensorflow\nTraceback (most recent call last):\n"
+                    "  File \"C:\\venv\\lib\\site-packages\\tensorflow\\python\\pywrap_tensorflow.py\", line 58, in <module>\n"
+                    "    from tensorflow.python.pywrap_tensorflow_internal import *\n";
+  EXPECT_EQ(top(log), "msvc_runtime_missing");
+}
+
+TEST(ExplainRank, TensorflowsInvalidComputeCapabilityLineIsAnArchitectureItDoesNotKnow) {
+  EXPECT_EQ(top("E tensorflow/core/profiler/utils/hardware_type_utils.cc:33] Invalid GPU compute capability.\n"),
+            "compute_capability_unsupported");
+}
+
+TEST(ExplainRank, AskingForTheLibraryPathWithTheAndCudaWheelsOfTheRegressedReleaseIsThatRegression) {
+  std::string log = "TensorFlow version: v2.16.1-0-g5bc9d26649c 2.16.1\nOS: Debian 12\n"
+                    "After pip install tensorflow[and-cuda], how should LD_LIBRARY_PATH be set?\n";
+  EXPECT_EQ(top(log), "pip_nvidia_libs_not_found");
+}
+
 TEST(ExplainRank, OnlyHarmlessLinesGiveHarmlessWarningOnly) {
   auto r = run(std::string(kCpuNotice) + kTrt + kNuma);
   ASSERT_EQ(r.findings.size(), 1u);

@@ -61,7 +61,8 @@ bool allowed_word(VersionOf what, std::string_view w) {
   switch (what) {
     case VersionOf::kTensorflow:
       return in_list(w, {"gpu", "cpu", "intel", "tf", "use", "command", "below", "release", "nightly", "from",
-                         "source", "or", "binary", "pip", "pypi", "r", "tensorflow"});
+                         "source", "or", "binary", "pip", "pypi", "r", "tensorflow", "windows", "linux", "darwin",
+                         "x86", "64"});
     case VersionOf::kPython:
       return in_list(w, {"interpreter"});
     case VersionOf::kCuda:
@@ -128,7 +129,8 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
     // Nothing after it on this line: the interpreter answers on the next one.
     if (trim(lower.substr(p + kw.size())).find_first_not_of(")") == std::string_view::npos) facts.tf_version_asked_line = n;
   }
-  for (std::string_view kw : {"tensorflow", "tensor flow", "tf"}) {
+  // "libtensorflow": the C library's archives carry the release ("libtensorflow-gpu-windows-x86_64-2.11.0.zip").
+  for (std::string_view kw : {"tensorflow", "tensor flow", "tf", "libtensorflow"}) {
     for_each_keyword(lower, kw, [&](size_t end) {
       if (kw == "tf" && lower.substr(end, 4) == "-trt") return false;
       bool labelled = false;

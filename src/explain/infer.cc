@@ -675,12 +675,15 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
   }
   // A release with a known GPU-detection regression (the KB's signature names the finding):
   // on Linux / WSL with the GPU unlisted, that regression comes first.
+  // With the pip CUDA wheels in use ([and-cuda]) the report is about exactly that
+  // regression even when it does not say the GPU is missing (asking how to set the path).
   if (const Fact* reg = f.flag_fact("known_gpu_regression");
-      reg && !reg->value.empty() && gpu_missing(f) && !works && !colab && f.os.value != "windows" &&
-      f.os.value != "macos") {
-    Inference inf{reg->value, 0.55, "framework.release_with_known_gpu_regression", {}};
+      reg && !reg->value.empty() && (gpu_missing(f) || f.flag("pip_cuda")) && !works && !colab &&
+      f.os.value != "windows" && f.os.value != "macos") {
+    Inference inf{reg->value, gpu_missing(f) ? 0.55 : 0.45, "framework.release_with_known_gpu_regression", {}};
     inf.evidence.push_back(from_fact("a TensorFlow release with a known GPU-detection regression", *reg));
-    inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+    if (gpu_missing(f)) inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+    else inf.evidence.push_back(from_fact("the pip CUDA wheels (tensorflow[and-cuda]) are in use", *f.flag_fact("pip_cuda")));
     out.push_back(std::move(inf));
   }
   // Colab: the runtime ships a TensorFlow built for its own CUDA. A TensorFlow the user
