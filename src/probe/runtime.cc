@@ -64,11 +64,16 @@ class RuntimeScan {
     if (!scanned_.insert(canon).second) return added;
     auto entries = host_.list_dir(dir);
     if (!entries) return added;
-    std::vector<DirEntry> sorted = *entries;
-    std::sort(sorted.begin(), sorted.end(), [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
-    for (const auto& e : sorted) {
+    // Only the vendor libraries, in name order (a system library folder lists thousands of
+    // files; sorting only the few that match keeps this linear in the listing).
+    std::vector<std::pair<DirEntry, std::string>> sorted;
+    for (auto& e : *entries) {
+      if (e.type == FileType::kDirectory) continue;
       std::string comp = library_component(e.name);
-      if (comp.empty() || e.type == FileType::kDirectory) continue;
+      if (!comp.empty()) sorted.emplace_back(std::move(e), std::move(comp));
+    }
+    std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first.name < b.first.name; });
+    for (auto& [e, comp] : sorted) {
       LibraryFile f;
       f.path = path_join(dir, e.name);
       f.name = e.name;

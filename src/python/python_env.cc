@@ -194,8 +194,10 @@ std::vector<Candidate> find_interpreters(const Host& host, const std::vector<std
   }
 
   // PATH, in order; pyenv's shims are shell scripts, the versions are read below.
+  std::set<std::string> path_dirs_seen;  // /bin and /usr/bin are one folder on merged-/usr systems
   for (const auto& dir : split_nonempty(host.env("PATH").value_or(""), win ? ';' : ':')) {
     if (dir.find("/shims") != std::string::npos) continue;
+    if (!path_dirs_seen.insert(host.canonical(dir).value_or(dir)).second) continue;
     auto entries = host.list_dir(dir);
     if (!entries) continue;
     std::vector<std::string> names;
