@@ -19,8 +19,27 @@
 
 namespace tfgpu::loader {
 
+namespace {
+// Already normal: no empty, "." or ".." component and no trailing slash (most paths the
+// loader model builds; they are returned as they are, without splitting).
+bool is_normal_path(std::string_view path) {
+  if (path.size() > 1 && path.back() == '/') return false;
+  size_t start = 0;
+  if (path.front() == '/') start = 1;
+  while (start < path.size()) {
+    size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    std::string_view part = path.substr(start, end - start);
+    if (part.empty() || part == "." || part == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+}  // namespace
+
 std::string normalize_path(std::string_view path) {
   if (path.empty()) return "";
+  if (is_normal_path(path)) return std::string(path);
   const bool absolute = path.front() == '/';
   std::vector<std::string_view> parts;
   size_t start = 0;
