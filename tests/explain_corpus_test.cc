@@ -28,13 +28,14 @@ using ::tfgpu::testing::ReportCase;
 // development, measured before any tuning against them at 62.2% / 73.3% (28 and 33 of 45),
 // then dev 88.8% / 92.8% (152 reports), held-out 56.6% / 66.0%; the acceptance is 90% / 97%
 // on held-out, not reached yet); a second batch of 40 (after the first round of tuning)
-// measured 65% / 70% before tuning against it; then dev 85.9% / 90.1% (192 reports);
+// measured 65% / 70% before tuning against it; then dev 87.0% / 91.1% (192 reports),
+// held-out 56.6% / 67.9%;
 // raise them as explain improves, never lower them to fit (the dev floors moved down only
 // because the dev part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.85;
 constexpr double kDevTop3Floor = 0.90;
 constexpr double kHeldTop1Floor = 0.56;
-constexpr double kHeldTop3Floor = 0.66;
+constexpr double kHeldTop3Floor = 0.67;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 

@@ -118,6 +118,9 @@ TEST(ExplainRank, GeneralMechanismsNameTheCause) {
       {"TensorFlow's profiler does not know the GPU's architecture",
        "E tensorflow/core/profiler/utils/hardware_type_utils.cc:33] Invalid GPU compute capability.\n",
        "compute_capability_unsupported"},
+      {"the report states the GPU's capability and the minimum the build needs",
+       "GPU compute capability 6.1. The current version needs a minimum compute capability of 7.0.\n",
+       "compute_capability_unsupported"},
       {"asking for the library path with the [and-cuda] wheels of the regressed release",
        "TensorFlow version: v2.16.1-0-g5bc9d26649c 2.16.1\nOS: Debian 12\n"
        "After pip install tensorflow[and-cuda], how should LD_LIBRARY_PATH be set?\n",

@@ -373,6 +373,19 @@ void extract_gpu(std::string_view line, std::string_view lower, int n, LogFacts&
     while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
     if (auto v = as_version(lower.substr(b, i - b))) set_fact(facts.cc_min_required, *v, n);
   }
+  // In prose: "needs a minimum compute capability of 7.0", "the minimum compute capability is 3.5".
+  if (size_t mi = lower.find("minimum"); mi != std::string_view::npos && facts.cc_min_required.empty()) {
+    size_t cp = lower.find("compute capability", mi);
+    if (cp != std::string_view::npos && cp < mi + 24) {
+      size_t i = cp + 18;
+      while (i < lower.size() && (is_space(lower[i]) || lower[i] == ':')) ++i;
+      for (std::string_view w : {"of ", "is "})
+        if (lower.substr(i, w.size()) == w) i += w.size();
+      size_t b = i;
+      while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
+      if (auto v = as_version(lower.substr(b, i - b))) set_fact(facts.cc_min_required, *v, n);
+    }
+  }
   size_t mj = lower.find("major: ");
   if (mj != std::string_view::npos) {
     size_t mn = lower.find("minor: ", mj);

@@ -224,6 +224,18 @@ void cpu_rules(const InferenceInput& in, std::vector<Inference>& out) {
 
 void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
+  // The report states both the GPU's capability and the minimum its build needs.
+  if (!f.compute_capability.empty() && !f.cc_min_required.empty()) {
+    auto have = kb::ComputeCapability::parse(f.compute_capability.value);
+    auto need = kb::ComputeCapability::parse(f.cc_min_required.value);
+    if (have && need && *have < *need) {
+      Inference inf{"compute_capability_unsupported", 0.85, "hardware.cc_below_stated_minimum", {}};
+      inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", have->str()), f.compute_capability));
+      inf.evidence.push_back(from_fact(fmt::format("the build needs at least {}", need->str()), f.cc_min_required));
+      out.push_back(std::move(inf));
+      return;
+    }
+  }
   bool newer = false;
   const kb::TfRelease* r = f.tf_version.empty() ? nullptr : tf_row(kb, f.tf_version.value, &newer);
   if (newer) return;
