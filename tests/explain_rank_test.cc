@@ -121,6 +121,14 @@ TEST(ExplainRank, GeneralMechanismsNameTheCause) {
       {"the report states the GPU's capability and the minimum the build needs",
        "GPU compute capability 6.1. The current version needs a minimum compute capability of 7.0.\n",
        "compute_capability_unsupported"},
+      {"a failed install on macOS is the install, not the platform's missing CUDA build",
+       "System information: macOS Big Sur (11.1); Python 3.9.1\n"
+       "ERROR: No matching distribution found for tensorflow\n",
+       "python_version_unsupported"},
+      {"pip shows both tensorflow and tensorflow-gpu 1.x",
+       "python -c \"import tensorflow as tf; print(tf.test.is_gpu_available())\"\nFalse\n$ pip show tensorflow-gpu\n"
+       "Name: tensorflow-gpu\nVersion: 1.15.4\n$ pip show tensorflow\nName: tensorflow\nVersion: 1.15.4\n",
+       "wrong_package"},
       {"asking for the library path with the [and-cuda] wheels of the regressed release",
        "TensorFlow version: v2.16.1-0-g5bc9d26649c 2.16.1\nOS: Debian 12\n"
        "After pip install tensorflow[and-cuda], how should LD_LIBRARY_PATH be set?\n",

@@ -114,7 +114,8 @@ void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::
     bool newer = false;
     if (!f.tf_version.empty()) r = tf_row(kb, f.tf_version.value, &newer);
     if (r ? !r->has_gpu_build(Platform::kMacos) : !any_mac_gpu) {
-      Inference inf{"macos_gpu_unsupported", 0.9, "platform.macos_no_cuda_build", {}};
+      // As on Windows: a failed install outranks the platform of a release not installed.
+      Inference inf{"macos_gpu_unsupported", f.flag("pip_failed") ? 0.4 : 0.9, "platform.macos_no_cuda_build", {}};
       inf.evidence.push_back(from_fact("the report is from macOS", f.os));
       const kb::TfRelease& row = r ? *r : kb.tf_releases().back();
       if (const kb::PlatformNote* note = kb.platform_note(row, Platform::kMacos))
@@ -642,6 +643,14 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
         inf.evidence.push_back(from_fact("the log's wording is from TensorFlow 1.x", *f.flag_fact("tf_before_2_1")));
       out.push_back(std::move(inf));
     }
+  }
+  // pip shows both `tensorflow` and `tensorflow-gpu`: two distributions of one module, and
+  // before 2.1 the plain one is the CPU-only build (whichever was installed last wins).
+  if (const Fact* plain = f.flag_fact("plain_tf_installed"); plain && gpu_pkg && !cpu_pkg && !works) {
+    Inference inf{"wrong_package", old_tf ? 0.75 : 0.45, "framework.plain_and_gpu_package_both_installed", {}};
+    inf.evidence.push_back(from_fact("pip shows the plain tensorflow distribution", *plain));
+    inf.evidence.push_back(from_fact("and tensorflow-gpu", *f.flag_fact("gpu_package")));
+    out.push_back(std::move(inf));
   }
   // tensorflow-gpu 1.x named, the import works, the GPU is unused and TensorFlow never
   // mentions CUDA: a 1.x GPU build links CUDA at import (a missing CUDA fails the import, it
