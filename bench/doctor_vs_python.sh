@@ -42,27 +42,13 @@ median_ms() {
   printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1000}'
 }
 
-# Wall time of one run of a command in microseconds.
-once_us() {
-  local t0 t1
-  t0=$(date +%s%N)
-  "$@" >/dev/null 2>&1 || true
-  t1=$(date +%s%N)
-  echo $(( (t1 - t0) / 1000 ))
-}
-median_of() { sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1000}'; }
-
-"$TFGPU" doctor "${ARGS[@]}" >/dev/null 2>&1 || true  # warm the page cache for everyone alike
-"$PY" -c pass >/dev/null 2>&1 || true
-# doctor and its peer alternate, run by run: a machine that speeds up or slows down during
-# the benchmark (frequency scaling, a neighbour's load) moves both alike, not the ratio.
-d_times=() p_times=()
-for _ in $(seq "$RUNS"); do
-  d_times+=("$(once_us "$TFGPU" doctor "${ARGS[@]}")")
-  p_times+=("$(once_us "$PY" -c pass)")
-done
-doctor=$(printf '%s\n' "${d_times[@]}" | median_of)
-pass=$(printf '%s\n' "${p_times[@]}" | median_of)
+# doctor and its peer alternate, run by run (alternate_medians.py: posix_spawn and wait, no
+# shell or `date` processes inside the measurement): a machine that speeds up or slows down
+# during the benchmark moves both alike, not the ratio.
+TIMER_PY=$(command -v python3 || echo "$PY")
+mapfile -t medians < <("$TIMER_PY" "$(dirname "$0")/alternate_medians.py" "$RUNS" "$TFGPU" doctor "${ARGS[@]}" :: "$PY" -c pass)
+doctor=${medians[0]}
+pass=${medians[1]}
 import_tf=$(median_ms "$TF_RUNS" env TF_CPP_MIN_LOG_LEVEL=3 "$PY" -c "import tensorflow")
 rss_kb=$( { /usr/bin/time -f '%M' "$TFGPU" doctor "${ARGS[@]}" 2>&1 >/dev/null || true; } | tail -1)
 
