@@ -129,6 +129,11 @@ TEST(ExplainRank, GeneralMechanismsNameTheCause) {
        "python -c \"import tensorflow as tf; print(tf.test.is_gpu_available())\"\nFalse\n$ pip show tensorflow-gpu\n"
        "Name: tensorflow-gpu\nVersion: 1.15.4\n$ pip show tensorflow\nName: tensorflow\nVersion: 1.15.4\n",
        "wrong_package"},
+      {"a CUDA named as what is needed is not a CUDA installed",
+       "The docs should mention that CUDA 11.3 is needed on an RTX card:\n"
+       "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
+       "'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n",
+       "cudart_missing"},
       {"asking for the library path with the [and-cuda] wheels of the regressed release",
        "TensorFlow version: v2.16.1-0-g5bc9d26649c 2.16.1\nOS: Debian 12\n"
        "After pip install tensorflow[and-cuda], how should LD_LIBRARY_PATH be set?\n",

@@ -259,8 +259,18 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
     if (!v) v = bare_cuda_major_after(lower, end);
     if (v && version_sane(VersionOf::kCuda, *v)) {
       note_cuda_stated(facts, *v);
+      const bool first = facts.cuda_version.empty();
       set_fact(facts.cuda_version, *v, n);
       if (conda) set_fact(facts.cuda_kind, "conda", n);
+      // "... needs CUDA 11.3", "CUDA 11.3 is required": what the reporter thinks is needed,
+      // not a toolkit the machine has.
+      if (first && !labelled) {
+        for (std::string_view w : {"need", "require", "should install", "must install", "have to install", "supposed to"})
+          if (lower.find(w) != std::string_view::npos) {
+            facts.flags.emplace("cuda_stated_as_requirement", Fact{"yes", n});
+            break;
+          }
+      }
       return true;
     }
     return false;

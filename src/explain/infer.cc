@@ -488,7 +488,9 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
       if (file) {
         kb::Citation cite = kb->cite_libraries(*cr);
         if (iequals(*file, l.name)) {
-          Inference inf{"env_path_not_set", cuda_ambiguous ? 0.5 : 0.8, "runtime.installed_but_not_found", {}};
+          // A CUDA named as a requirement ("needs CUDA 11.3") is not known to be installed.
+          const bool only_required = f.flag("cuda_stated_as_requirement");
+          Inference inf{"env_path_not_set", cuda_ambiguous || only_required ? 0.5 : 0.8, "runtime.installed_but_not_found", {}};
           inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l.name), lf));
           inf.evidence.push_back(from_fact(fmt::format("CUDA {} is installed{}", f.cuda_version.value,
                                                        f.cuda_kind.value == "conda" ? " (conda)" : ""),
