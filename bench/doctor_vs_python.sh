@@ -27,29 +27,15 @@ export VIRTUAL_ENV="$VENV" PATH="$VENV/bin:$PATH"
 unset PYTHONHOME
 TF_RUNS=$(( RUNS / 5 < 3 ? 3 : RUNS / 5 ))
 
-# Median of N wall times in milliseconds for a command.
-median_ms() {
-  local n=$1
-  shift
-  local times=()
-  for _ in $(seq "$n"); do
-    local t0 t1
-    t0=$(date +%s%N)
-    "$@" >/dev/null 2>&1 || true   # doctor exits 1 when it finds blockers
-    t1=$(date +%s%N)
-    times+=($(( (t1 - t0) / 1000 )))
-  done
-  printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {m=(NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2; printf "%.1f", m/1000}'
-}
-
 # doctor and its peer alternate, run by run (alternate_medians.py: posix_spawn and wait, no
 # shell or `date` processes inside the measurement): a machine that speeds up or slows down
 # during the benchmark moves both alike, not the ratio.
 TIMER_PY=$(command -v python3 || echo "$PY")
-mapfile -t medians < <("$TIMER_PY" "$(dirname "$0")/alternate_medians.py" "$RUNS" "$TFGPU" doctor "${ARGS[@]}" :: "$PY" -c pass)
+medians() { "$TIMER_PY" "$(dirname "$0")/alternate_medians.py" "$@"; }
+mapfile -t medians < <(medians "$RUNS" "$TFGPU" doctor "${ARGS[@]}" :: "$PY" -c pass)
 doctor=${medians[0]}
 pass=${medians[1]}
-import_tf=$(median_ms "$TF_RUNS" env TF_CPP_MIN_LOG_LEVEL=3 "$PY" -c "import tensorflow")
+import_tf=$(medians "$TF_RUNS" env TF_CPP_MIN_LOG_LEVEL=3 "$PY" -c "import tensorflow")
 rss_kb=$( { /usr/bin/time -f '%M' "$TFGPU" doctor "${ARGS[@]}" 2>&1 >/dev/null || true; } | tail -1)
 
 echo "venv: $VENV (interpreter $PY)"

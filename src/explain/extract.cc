@@ -364,37 +364,30 @@ void extract_driver(std::string_view lower, int n, LogFacts& facts) {
 void extract_gpu(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
   // Compute capability: "compute capability: 3.0", "Cuda compute capability 3.0",
   // "major: 3 minor: 0".
-  size_t p = lower.find("compute capability");
-  if (p != std::string_view::npos) {
-    size_t i = p + 18;
+  // The dotted number at `i`, after blanks, a colon and the words given ("of", "is").
+  auto number_at = [&](size_t i, std::initializer_list<std::string_view> words = {}) -> std::optional<std::string> {
     while (i < lower.size() && (is_space(lower[i]) || lower[i] == ':')) ++i;
+    for (std::string_view w : words)
+      if (lower.substr(i, w.size()) == w) i += w.size();
     size_t b = i;
     while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
-    if (auto v = as_version(lower.substr(b, i - b))) {
+    return as_version(lower.substr(b, i - b));
+  };
+  size_t p = lower.find("compute capability");
+  if (p != std::string_view::npos) {
+    if (auto v = number_at(p + 18)) {
       set_fact(facts.compute_capability, *v, n);
       if (lower.find("ignoring visible gpu device") != std::string_view::npos) set_fact(facts.cc_ignored, *v, n);
     }
   }
   size_t req = lower.find("minimum required cuda capability is");
-  if (req != std::string_view::npos) {
-    size_t i = req + 35;
-    while (i < lower.size() && is_space(lower[i])) ++i;
-    size_t b = i;
-    while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
-    if (auto v = as_version(lower.substr(b, i - b))) set_fact(facts.cc_min_required, *v, n);
-  }
+  if (req != std::string_view::npos)
+    if (auto v = number_at(req + 35)) set_fact(facts.cc_min_required, *v, n);
   // In prose: "needs a minimum compute capability of 7.0", "the minimum compute capability is 3.5".
   if (size_t mi = lower.find("minimum"); mi != std::string_view::npos && facts.cc_min_required.empty()) {
     size_t cp = lower.find("compute capability", mi);
-    if (cp != std::string_view::npos && cp < mi + 24) {
-      size_t i = cp + 18;
-      while (i < lower.size() && (is_space(lower[i]) || lower[i] == ':')) ++i;
-      for (std::string_view w : {"of ", "is "})
-        if (lower.substr(i, w.size()) == w) i += w.size();
-      size_t b = i;
-      while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
-      if (auto v = as_version(lower.substr(b, i - b))) set_fact(facts.cc_min_required, *v, n);
-    }
+    if (cp != std::string_view::npos && cp < mi + 24)
+      if (auto v = number_at(cp + 18, {"of ", "is "})) set_fact(facts.cc_min_required, *v, n);
   }
   size_t mj = lower.find("major: ");
   if (mj != std::string_view::npos) {

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "util/strings.h"
+
 namespace tfgpu::explain {
 
 namespace {
@@ -225,9 +227,7 @@ struct Scanner::Impl {
       while (i < prefix.size() && (prefix[i] == ' ' || prefix[i] == '\t')) ++i;
       if (i < prefix.size() && prefix[i] >= '0' && prefix[i] <= '9') {
         std::string joined = carry + " " + prefix.substr(i, 24);
-        std::string joined_lower = joined;
-        for (char& c : joined_lower)
-          if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+        const std::string joined_lower = to_lower(joined);
         for (Extractor e : {Extractor::kTensorflow, Extractor::kPython, Extractor::kCuda, Extractor::kCudnn,
                             Extractor::kDriver})
           run_extractor(e, joined, joined_lower, carry_line, result.facts);
@@ -240,9 +240,7 @@ struct Scanner::Impl {
     size_t start = end;
     while (start > 0 && std::isalpha(static_cast<unsigned char>(prefix[start - 1]))) --start;
     if (start == end || end - start > 10) return;
-    std::string word = prefix.substr(start, end - start);
-    for (char& c : word)
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+    const std::string word = to_lower(std::string_view(prefix).substr(start, end - start));
     static constexpr std::string_view kKeywords[] = {"python", "tensorflow", "tf", "cuda", "cudnn", "driver", "version"};
     if (std::find(std::begin(kKeywords), std::end(kKeywords), word) == std::end(kKeywords)) return;
     size_t from = start > 40 ? start - 40 : 0;

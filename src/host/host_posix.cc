@@ -38,8 +38,7 @@ int open_not_blocking(const std::string& path, struct ::stat& st) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return fd;
   if (::fstat(fd, &st) != 0) {
-    st = {};
-    st.st_mode = 0;  // not_a_file: "cannot stat it"
+    st = {};  // st_mode 0: not_a_file says "cannot stat it"
     return fd;
   }
   if (S_ISCHR(st.st_mode)) {

@@ -56,22 +56,7 @@ FileIndex::FileIndex(const std::vector<LibraryFile>& files, PathStyle style,
     // The first record of a path wins (a probe should not list one twice).
     if (by_path_.emplace(k, &f).second) by_dir_[key(dir_name(f.path, style_))].push_back(base_name(f.path, style_));
   }
-  // Every proper ancestor of a recorded directory, and the folder of every directory link
-  // (a link there may lead anywhere), has something below it.
-  auto mark_ancestors = [&](std::string dir, bool self) {
-    if (self) below_.emplace(dir, true);
-    while (true) {
-      std::string parent = dir_name(dir, style_);
-      if (parent.empty() || parent == dir) break;
-      if (!below_.emplace(parent, true).second) break;  // its ancestors are marked already
-      dir = std::move(parent);
-    }
-  };
-  for (const auto& [dir, names] : by_dir_) mark_ancestors(dir, false);
-  for (const auto& [link, target] : links_) mark_ancestors(key(dir_name(link, style_)), true);
 }
-
-bool FileIndex::has_below(std::string_view dir) const { return below_.find(key(dir)) != below_.end(); }
 
 const std::string& FileIndex::key(std::string_view path) const {
   // Elements of an unordered_map keep their address when it grows: the reference is stable.

@@ -38,9 +38,6 @@ class FileIndex {
   const LibraryFile* resolve(std::string_view path, std::string* identity) const;
   // File names recorded directly in `dir`.
   std::vector<std::string> names_in(std::string_view dir) const;
-  // Whether anything is recorded below `dir` (a file in a subdirectory, or a directory
-  // link): when not, no path under a subdirectory of `dir` can name a recorded file.
-  bool has_below(std::string_view dir) const;
 
  private:
   std::string physical(std::string_view path) const;
@@ -63,7 +60,6 @@ class FileIndex {
   std::map<std::string, std::string> links_;  // normalised link path -> target as recorded
   StringMap<const LibraryFile*> by_path_;
   StringMap<std::vector<std::string>> by_dir_;
-  StringMap<bool> below_;  // keys of every proper ancestor of a recorded directory or link
 };
 
 // Directory part of a path ("/a/b/libx.so" -> "/a/b"; "libx.so" -> ""; "/libx.so" -> "/").

@@ -391,11 +391,7 @@ class Searcher {
 
   // Tries `dir` (its hwcaps subdirs first). True when the search is over.
   bool try_dir(const LinuxProcess& p, Resolution& r, State& st, const std::string& source, const std::string& dir) const {
-    // Nothing recorded below this folder: none of its hwcaps subdirectories holds a file
-    // (one lookup instead of one per subdirectory).
-    static const std::vector<std::string> kNone;
-    const bool subdirs = dir.empty() || index_.has_below(absolute(p, dir));
-    for (const auto& sub : subdirs ? p.hwcaps_subdirs : kNone) {
+    for (const auto& sub : p.hwcaps_subdirs) {
       std::string sdir = dir.empty() ? sub : (dir == "/" ? "/" + sub : dir + "/" + sub);
       std::string path = sdir + "/" + r.name;
       // Absent hwcaps subdirectory tries are left out of the trail (they would multiply it).

@@ -38,17 +38,20 @@ void probe_loader(const Host& host, Snapshot& s) {
   } else {
     l.ld_cache_state = {ProbeStatus::kFailed, cache.error().message, kCache};
   }
+  for (const auto& d : ld_so_default_dir_candidates(host.os_release().machine))
+    if (host.is_dir(d)) l.default_dirs.push_back(d);
+}
+
+std::vector<std::string> ld_so_default_dir_candidates(const std::string& machine) {
   // ld.so(8): after the cache, the trusted default paths; multiarch (Debian) dirs first.
-  std::string machine = host.os_release().machine;
-  std::vector<std::string> candidates;
+  std::vector<std::string> dirs;
   if (!machine.empty()) {
     std::string triplet = machine + "-linux-gnu";
-    candidates.push_back("/lib/" + triplet);
-    candidates.push_back("/usr/lib/" + triplet);
+    dirs.push_back("/lib/" + triplet);
+    dirs.push_back("/usr/lib/" + triplet);
   }
-  for (const char* d : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"}) candidates.push_back(d);
-  for (const auto& d : candidates)
-    if (host.is_dir(d)) l.default_dirs.push_back(d);
+  for (const char* d : {"/lib64", "/usr/lib64", "/lib", "/usr/lib"}) dirs.push_back(d);
+  return dirs;
 }
 
 }  // namespace tfgpu::probe

@@ -56,6 +56,9 @@ void probe_hardware(const Host& host, const ProbeOptions& options, Snapshot& s);
 // (matched by PCI bus id) and, on WSL2, makes them the hardware layer.
 void probe_driver(const Host& host, const ProbeOptions& options, Snapshot& s);
 void probe_loader(const Host& host, Snapshot& s);
+// The directories ld.so(8) searches after its cache on Linux for this machine (`uname -m`),
+// existing or not: the multiarch (Debian) ones first, then /lib64, /usr/lib64, /lib, /usr/lib.
+std::vector<std::string> ld_so_default_dir_candidates(const std::string& machine);
 // Needs s.pythons (pip / conda layouts) and s.loader (ld.so.cache dirs) filled first.
 void probe_runtime(const Host& host, const ProbeOptions& options, Snapshot& s);
 void probe_pythons(const Host& host, const ProbeOptions& options, Snapshot& s);

@@ -28,11 +28,8 @@ std::string first_line_of(const std::string& text) {
   return "";
 }
 
-// glibc's system directories on x86-64 (Debian's multiarch ones and the lib64 ones), and
-// the subdirectories in which ld.so also looks (glibc-hwcaps, and the legacy tls /
-// platform / hwcap ones glibc < 2.37 still searches).
-constexpr const char* kSystemDirs[] = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
-                                       "/usr/lib64", "/lib", "/usr/lib"};
+// The subdirectories in which ld.so also looks inside each directory (glibc-hwcaps, and
+// the legacy tls / platform / hwcap ones glibc < 2.37 still searches) on x86-64.
 constexpr const char* kSearchSubdirs[] = {"glibc-hwcaps", "tls", "haswell", "xeon_phi", "x86_64", "avx512_1", "i686"};
 
 // dlopen(name) in the child would certainly fail with "No such file or directory" for
@@ -57,7 +54,7 @@ bool certainly_not_found(const Host& host, const ProcessSpec& spec, const std::v
       dirs.push_back(d);
     }
   }
-  dirs.insert(dirs.end(), std::begin(kSystemDirs), std::end(kSystemDirs));
+  for (auto& d : ld_so_default_dir_candidates("x86_64")) dirs.push_back(std::move(d));
   for (const auto& d : dirs) {
     for (const auto& n : names)
       if (host.lstat(d + "/" + n)) return false;
