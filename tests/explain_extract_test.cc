@@ -49,6 +49,21 @@ TEST(ExplainExtract, CudnnFromNvidiasArchiveNameAndABareMajor) {
   EXPECT_TRUE(facts_of("cudnn 64bit build\n").cudnn_version.empty());
 }
 
+TEST(ExplainExtract, ProseFailureIsSaidOfTheFileInItsClause) {
+  // One sentence names what is installed and what is missing: only the missing one failed.
+  auto f = facts_of("I installed cuDNN 7.6.5, whose library is cudnn64_7.dll, but the program cannot find "
+                    "cudnn64_8.dll.\n");
+  ASSERT_EQ(f.failed_libraries.size(), 1u);
+  EXPECT_EQ(f.failed_libraries[0].name, "cudnn64_8.dll");
+  // A list of missing files in one clause: every one of them.
+  auto g = facts_of("it can't find cudart64_100.dll, cublas64_100.dll and cudnn64_7.dll\n");
+  EXPECT_EQ(g.failed_libraries.size(), 3u);
+  // The failure in another sentence than the file: the file is still the one meant.
+  auto h = facts_of("TensorFlow wants libcudart.so.10.0. It is missing.\n");
+  ASSERT_EQ(h.failed_libraries.size(), 1u);
+  EXPECT_EQ(h.failed_libraries[0].name, "libcudart.so.10.0");
+}
+
 TEST(ExplainExtract, LabelledTensorflowVersionWinsOverProse) {
   auto f = facts_of("It worked with TF 2.15.1 before.\nTensorFlow version: 2.16.1\n");
   EXPECT_EQ(f.tf_version.value, "2.16.1");

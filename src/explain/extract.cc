@@ -539,20 +539,48 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
                                                   "couldn't find", "could not find", "unable to find", "missing",
                                                   "failed to load", "not exist", "no such file", "importerror",
                                                   "failed to import", "unable to load", "can't load", "cannot load"};
-  bool failure = false;
-  for (std::string_view w : kFailure) failure = failure || lower.find(w) != std::string_view::npos;
-  if (!failure) return;
+  auto has_failure = [&](std::string_view text) {
+    for (std::string_view w : kFailure)
+      if (text.find(w) != std::string_view::npos) return true;
+    return false;
+  };
+  if (!has_failure(lower)) return;
+  // The clause a file is named in: a sentence names what is installed and what is missing
+  // ("cuDNN 7.6.5, whose library is cudnn64_7.dll, but it cannot find cudnn64_8.dll").
+  // Clauses end at a sentence end, a semicolon, or before "but" / "whose" / "which".
+  auto clause_of = [&](size_t at) {
+    static constexpr std::string_view kStarts[] = {". ", "; ", " but ", ", whose ", ", which ", ", while "};
+    size_t b = 0, e = lower.size();
+    for (std::string_view s : kStarts) {
+      size_t before = lower.rfind(s, at);
+      if (before != std::string_view::npos) b = std::max(b, before + (s[0] == ' ' || s[0] == ',' ? 1 : s.size()));
+      size_t after = lower.find(s, at);
+      if (after != std::string_view::npos) e = std::min(e, after);
+    }
+    return lower.substr(b, e > b ? e - b : 0);
+  };
+  struct Named {
+    std::string_view name;
+    bool failing_clause;
+  };
+  std::vector<Named> named;
   for (std::string_view stem : cuda_library_stems()) {
-    size_t at = lower.find(stem);
-    if (at == std::string_view::npos) continue;
-    size_t b = at;
-    while (b > 0 && (is_alnum(line[b - 1]) || line[b - 1] == '_')) --b;
-    std::string_view name = file_token(line, b);
-    std::string lname = to_lower(name);
-    if (ends_with(lname, ".dll") || lname.find(".so") != std::string::npos) {
-      add_library(facts.failed_libraries, name, std::string(trim(line.substr(0, 200))), n);
+    for (size_t at = lower.find(stem); at != std::string_view::npos && named.size() < 16;
+         at = lower.find(stem, at + stem.size())) {
+      size_t b = at;
+      while (b > 0 && (is_alnum(line[b - 1]) || line[b - 1] == '_')) --b;
+      std::string_view name = file_token(line, b);
+      std::string lname = to_lower(name);
+      if (ends_with(lname, ".dll") || lname.find(".so") != std::string::npos)
+        named.push_back({name, has_failure(clause_of(at))});
     }
   }
+  // Only the files named where the failure is, when the failure is said of some of them.
+  const bool any_in_failing_clause =
+      std::any_of(named.begin(), named.end(), [](const Named& x) { return x.failing_clause; });
+  for (const Named& x : named)
+    if (x.failing_clause || !any_in_failing_clause)
+      add_library(facts.failed_libraries, x.name, std::string(trim(line.substr(0, 200))), n);
 }
 
 void extract_wheel(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
