@@ -64,6 +64,19 @@ TEST(ExplainExtract, ProseFailureIsSaidOfTheFileInItsClause) {
   EXPECT_EQ(h.failed_libraries[0].name, "libcudart.so.10.0");
 }
 
+TEST(ExplainExtract, AllOfTheGpuMemoryInTheReportersWords) {
+  EXPECT_TRUE(facts_of("All the GPU memory is occupied at the beginning of training.\n").flag("all_gpu_memory_prose"));
+  EXPECT_TRUE(facts_of("tensorflow grabs the whole vram of both cards\n").flag("all_gpu_memory_prose"));
+  // The three parts in different sentences, or TF's own allocator lines, are not it.
+  EXPECT_FALSE(facts_of("The GPU has 8 GB of memory. All tests pass. It takes long.\n").flag("all_gpu_memory_prose"));
+  EXPECT_FALSE(facts_of("W tensorflow/core/common_runtime/bfc_allocator.cc:275] Allocator (GPU_0_bfc) ran out of "
+                        "memory trying to allocate 2.26GiB with freed_by_count=0. The caller indicates that this is "
+                        "not a failure, but may mean that there could be performance gains if more memory were "
+                        "available.\n")
+                   .flag("all_gpu_memory_prose"));
+  EXPECT_FALSE(facts_of("failed to allocate all memory: CUDA_ERROR_OUT_OF_MEMORY\n").flag("all_gpu_memory_prose"));
+}
+
 TEST(ExplainExtract, LabelledTensorflowVersionWinsOverProse) {
   auto f = facts_of("It worked with TF 2.15.1 before.\nTensorFlow version: 2.16.1\n");
   EXPECT_EQ(f.tf_version.value, "2.16.1");

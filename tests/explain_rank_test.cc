@@ -103,6 +103,15 @@ TEST(ExplainRank, GeneralMechanismsNameTheCause) {
        "Collecting tensorflow-gpu\n  Downloading tensorflow-gpu-2.12.0.tar.gz (2.6 kB)\n"
        "  error: subprocess-exited-with-error\nerror: metadata-generation-failed\n",
        "wrong_package"},
+      {"the GPU's memory, all of it and taking it, in one sentence in any order",
+       "All the GPU memory is occupied at the beginning of training with tensorflow 1.13.1.\n",
+       "gpu_memory_preallocation"},
+      {"memory drained by one process, so a second one gets none",
+       "GPU 0 memory is drained by the learner, so the actors cannot be placed on it.\n", "gpu_memory_preallocation"},
+      {"every CUDA toolkit the report names is older than its GPU",
+       "GPU Nvidia RTX 3070 8GB. The tool only runs with CUDA 10.1; I tried installing CUDA 11.0 but nothing works, "
+       "the GPU is not used.\n",
+       "cuda_version_mismatch"},
       {"prose about TensorFlow taking all GPU memory",
        "Keras allocates all the GPU memory for one tiny model, so I cannot run two trainings.\n", "gpu_memory_preallocation"},
       {"a Linux driver installed inside WSL",

@@ -693,6 +693,57 @@ std::optional<std::string> version_after(std::string_view line, size_t pos, Vers
   return std::nullopt;
 }
 
+// Whether one of `words` occurs in `text` as a whole word (or as a word's start when the
+// entry ends in '*': "allocat*" is "allocates", "allocated", "allocating").
+bool has_word(std::string_view text, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words) {
+    const bool stem = !w.empty() && w.back() == '*';
+    if (stem) w.remove_suffix(1);
+    for (size_t at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1)) {
+      const bool start_ok = at == 0 || !is_alnum(text[at - 1]);
+      const size_t end = at + w.size();
+      const bool end_ok = stem || end >= text.size() || !is_alnum(text[end]);
+      if (start_ok && end_ok) return true;
+    }
+  }
+  return false;
+}
+
+// The reporter's words for TensorFlow taking all of a GPU's memory, in any order within
+// one sentence: the GPU's memory, a word for all of it, and a word for taking it ("all
+// the GPU memory is occupied at the beginning of training", "GPU 0 memory is drained by
+// the learner"). Log lines (TF's own allocator messages) are not prose.
+void extract_memory_prose(std::string_view lower, int n, LogFacts& facts) {
+  if (facts.flags.count("all_gpu_memory_prose")) return;
+  if (lower.find(".cc:") != std::string_view::npos || lower.find("bytes") != std::string_view::npos) return;
+  static constexpr std::string_view kStops[] = {". ", "? ", "! ", "; "};
+  size_t next[std::size(kStops)];
+  for (size_t k = 0; k < std::size(kStops); ++k) next[k] = lower.find(kStops[k]);
+  size_t start = 0;
+  while (start < lower.size()) {
+    size_t end = lower.size();
+    for (size_t k = 0; k < std::size(kStops); ++k) {
+      if (next[k] != std::string_view::npos && next[k] < start) next[k] = lower.find(kStops[k], start);
+      if (next[k] != std::string_view::npos) end = std::min(end, next[k] + 1);
+    }
+    std::string_view sentence = lower.substr(start, end - start);
+    start = end;
+    if (!has_word(sentence, {"memory", "vram"})) continue;
+    const bool gpu = has_word(sentence, {"gpu*", "vram", "graphics", "video memory", "device memory", "cuda memory"});
+    const bool drains = has_word(sentence, {"drained", "drains", "exhausted", "hogs", "hogged", "eats up", "eaten up",
+                                            "fills up", "filled up"});
+    const bool total = drains || has_word(sentence, {"all", "whole", "entire", "entirely", "full", "fully", "nearly all",
+                                                     "almost all", "100%", "maximum", "most of"});
+    const bool takes = drains || has_word(sentence, {"occupied", "occupies", "occupy", "allocat*", "take", "takes",
+                                                     "took", "taken", "taking", "grab*", "consum*", "reserv*", "fill*",
+                                                     "uses", "used", "using", "eat*", "hog*", "map*", "claim*", "block*"});
+    if (gpu && total && takes) {
+      facts.flags.emplace("all_gpu_memory_prose", Fact{"yes", n});
+      return;
+    }
+  }
+}
+
 std::string library_component(std::string_view file_name) {
   std::string low = to_lower(file_name);
   std::string_view s = low;
@@ -725,6 +776,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kCudaPath, {"cuda-", "cuda\\v", "cuda/v"}},
       {Extractor::kVisibleDevices, {"cuda_visible_devices"}},
       {Extractor::kEmptyList, {"[]", "[ ]"}},
+      {Extractor::kMemoryProse, {"memory", "vram"}},
   };
   return kTable;
 }
@@ -748,6 +800,7 @@ void run_extractor(Extractor which, std::string_view line, std::string_view lowe
     case Extractor::kCudaPath: extract_cuda_path(lower, line_no, facts); break;
     case Extractor::kVisibleDevices: extract_visible_devices(line, lower, line_no, facts); break;
     case Extractor::kEmptyList: extract_empty_list(lower, line_no, facts); break;
+    case Extractor::kMemoryProse: extract_memory_prose(lower, line_no, facts); break;
     case Extractor::kCount: break;
   }
 }

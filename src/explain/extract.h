@@ -29,6 +29,7 @@ enum class Extractor : uint8_t {
   kCudaPath,        // "/usr/local/cuda-11.2/lib64", "CUDA\v11.2\bin"
   kVisibleDevices,  // "CUDA_VISIBLE_DEVICES=-1"
   kEmptyList,       // a line that is just "[]"
+  kMemoryProse,     // "all the GPU memory is occupied at the start", "GPU 0 memory is drained by the learner"
   kCount,
 };
 

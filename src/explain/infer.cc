@@ -223,6 +223,57 @@ void cpu_rules(const InferenceInput& in, std::vector<Inference>& out) {
   out.push_back(std::move(inf));
 }
 
+// The compute capabilities of the GPUs a report names: the one it states, and each name the
+// KB resolves to a single capability.
+std::vector<std::pair<kb::ComputeCapability, Fact>> stated_ccs(const LogFacts& f, const kb::KnowledgeBase& kb) {
+  std::vector<std::pair<kb::ComputeCapability, Fact>> ccs;
+  if (!f.compute_capability.empty())
+    if (auto c = kb::ComputeCapability::parse(f.compute_capability.value)) ccs.emplace_back(*c, f.compute_capability);
+  for (const auto& name : f.gpu_names) {
+    auto found = kb.find_gpus_by_name(name.value);
+    if (!found || found->empty()) continue;
+    auto first = found->front()->cc;
+    bool same = std::all_of(found->begin(), found->end(), [&](const kb::Gpu* g) { return g->cc == first; });
+    if (same) ccs.emplace_back(first, name);
+  }
+  return ccs;
+}
+
+// No TensorFlow release stated, but every CUDA toolkit the report names is older than its
+// GPU: none of them builds kernels for that architecture ("RTX 3070 with CUDA 10.1"), so a
+// TensorFlow built with them cannot use the card well or at all; it needs a release built
+// with a CUDA that knows the GPU.
+void toolkit_older_than_gpu(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  if (!in.gpu_context || f.flag("gpu_works") || f.cuda_versions_stated.empty()) return;
+  auto ccs = stated_ccs(f, kb);
+  if (ccs.empty()) return;
+  const auto newest = std::max_element(ccs.begin(), ccs.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<const kb::CudaRelease*> named;
+  for (const auto& v : f.cuda_versions_stated) {
+    auto parsed = Version::parse(v);
+    const kb::CudaRelease* c = parsed ? kb.find_cuda(*parsed) : nullptr;
+    if (!c || c->sass_max.major == 0) return;  // a toolkit the KB cannot judge
+    if (!(c->sass_max < newest->first)) return;  // one of them knows the GPU
+    named.push_back(c);
+  }
+  const kb::CudaRelease* first_ok = nullptr;
+  for (const auto& c : kb.cuda_releases())
+    if (!(c.sass_max < newest->first) && c.sass_max.major != 0 && (!first_ok || c.version < first_ok->version)) first_ok = &c;
+  Inference inf{"cuda_version_mismatch", 0.6, "hardware.toolkit_older_than_gpu", {}};
+  inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", newest->first.str()), newest->second));
+  for (const kb::CudaRelease* c : named)
+    inf.evidence.push_back(from_kb(fmt::format("CUDA {} builds kernels up to compute capability {} only",
+                                               c->version.str(), c->sass_max.str()),
+                                   kb.cite(*c)));
+  if (first_ok)
+    inf.evidence.push_back(from_kb(fmt::format("CUDA {} is the first that builds for {}: use a TensorFlow built with it "
+                                               "or later",
+                                               first_ok->version.str(), newest->first.str()),
+                                   kb.cite(*first_ok)));
+  out.push_back(std::move(inf));
+}
+
 void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
   // The report states both the GPU's capability and the minimum its build needs.
@@ -244,6 +295,7 @@ void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vecto
   // that no TensorFlow release in the KB compiles kernels for (and that every release with
   // a known architecture list ignores) is unsupported whatever the release.
   if (!r) {
+    toolkit_older_than_gpu(in, kb, out);
     if (f.compute_capability.empty() || !in.gpu_context) return;
     auto cc = kb::ComputeCapability::parse(f.compute_capability.value);
     if (!cc) return;
@@ -270,16 +322,7 @@ void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vecto
   // Every GPU the report names counts (a report comparing a K80 with a V100 is about the
   // one that misbehaves): the stated compute capability and each name the KB resolves to
   // one capability. The worst verdict wins: ignored, then PTX-only.
-  std::vector<std::pair<kb::ComputeCapability, Fact>> ccs;
-  if (!f.compute_capability.empty())
-    if (auto c = kb::ComputeCapability::parse(f.compute_capability.value)) ccs.emplace_back(*c, f.compute_capability);
-  for (const auto& name : f.gpu_names) {
-    auto found = kb.find_gpus_by_name(name.value);
-    if (!found || found->empty()) continue;
-    auto first = found->front()->cc;
-    bool same = std::all_of(found->begin(), found->end(), [&](const kb::Gpu* g) { return g->cc == first; });
-    if (same) ccs.emplace_back(first, name);
-  }
+  const auto ccs = stated_ccs(f, kb);
   const std::pair<kb::ComputeCapability, Fact>* ignored = nullptr;
   const std::pair<kb::ComputeCapability, Fact>* ptx = nullptr;
   kb::CcSupportResult ignored_s, ptx_s;
@@ -787,6 +830,16 @@ bool failed_runtime_only_gpu_package_loads(const LogFacts& facts, const kb::Know
   return any;
 }
 
+// The reporter says TensorFlow takes all of the GPU's memory (extract_memory_prose): TF maps
+// nearly all memory of every visible GPU at start unless told otherwise.
+void memory_rules(const InferenceInput& in, std::vector<Inference>& out) {
+  const Fact* said = in.facts.flag_fact("all_gpu_memory_prose");
+  if (!said) return;
+  Inference inf{"gpu_memory_preallocation", 0.6, "memory.all_gpu_memory_prose", {}};
+  inf.evidence.push_back(from_fact("the report says all of the GPU's memory is taken", *said));
+  out.push_back(std::move(inf));
+}
+
 std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* kb) {
   std::vector<Inference> out;
   if (kb && !kb->tf_releases().empty()) {
@@ -797,6 +850,7 @@ std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* 
     pairing_rules(in, *kb, out);
   }
   cpu_rules(in, out);
+  memory_rules(in, out);
   library_rules(in, kb, out);
   environment_rules(in, kb, out);
   return out;
