@@ -77,6 +77,16 @@ TEST(ExplainExtract, AllOfTheGpuMemoryInTheReportersWords) {
   EXPECT_FALSE(facts_of("failed to allocate all memory: CUDA_ERROR_OUT_OF_MEMORY\n").flag("all_gpu_memory_prose"));
 }
 
+TEST(ExplainExtract, TwoTensorflowDistributionsSaidToBeInstalledTogether) {
+  EXPECT_TRUE(facts_of("They had the package `tensorflow` installed in addition to `tensorflow-gpu`; pip show says so.\n")
+                  .flag("plain_tf_installed"));
+  EXPECT_TRUE(facts_of("both tensorflow-gpu 1.15 and tensorflow are in the venv\n").flag("plain_tf_installed"));
+  // Undoing it, naming only tensorflow-gpu's own files, or no word for having both: not it.
+  EXPECT_FALSE(facts_of("I uninstalled both tensorflow and tensorflow-gpu.\n").flag("plain_tf_installed"));
+  EXPECT_FALSE(facts_of("both tensorflow-gpu and tensorflow-estimator are installed\n").flag("plain_tf_installed"));
+  EXPECT_FALSE(facts_of("I installed tensorflow-gpu. Then tensorflow printed an error.\n").flag("plain_tf_installed"));
+}
+
 TEST(ExplainExtract, LabelledTensorflowVersionWinsOverProse) {
   auto f = facts_of("It worked with TF 2.15.1 before.\nTensorFlow version: 2.16.1\n");
   EXPECT_EQ(f.tf_version.value, "2.16.1");

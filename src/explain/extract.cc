@@ -713,9 +713,10 @@ bool has_word(std::string_view text, std::initializer_list<std::string_view> wor
 // one sentence: the GPU's memory, a word for all of it, and a word for taking it ("all
 // the GPU memory is occupied at the beginning of training", "GPU 0 memory is drained by
 // the learner"). Log lines (TF's own allocator messages) are not prose.
-void extract_memory_prose(std::string_view lower, int n, LogFacts& facts) {
-  if (facts.flags.count("all_gpu_memory_prose")) return;
-  if (lower.find(".cc:") != std::string_view::npos || lower.find("bytes") != std::string_view::npos) return;
+// Calls fn(sentence) for each sentence of a prose line (ended by ". ", "? ", "! " or "; ")
+// until fn returns true. Linear: each stop is searched for again only once passed.
+template <typename Fn>
+void for_each_sentence(std::string_view lower, Fn&& fn) {
   static constexpr std::string_view kStops[] = {". ", "? ", "! ", "; "};
   size_t next[std::size(kStops)];
   for (size_t k = 0; k < std::size(kStops); ++k) next[k] = lower.find(kStops[k]);
@@ -726,9 +727,19 @@ void extract_memory_prose(std::string_view lower, int n, LogFacts& facts) {
       if (next[k] != std::string_view::npos && next[k] < start) next[k] = lower.find(kStops[k], start);
       if (next[k] != std::string_view::npos) end = std::min(end, next[k] + 1);
     }
-    std::string_view sentence = lower.substr(start, end - start);
+    if (fn(lower.substr(start, end - start))) return;
     start = end;
-    if (!has_word(sentence, {"memory", "vram"})) continue;
+  }
+}
+
+bool is_log_line(std::string_view lower) {
+  return lower.find(".cc:") != std::string_view::npos || lower.find("bytes") != std::string_view::npos;
+}
+
+void extract_memory_prose(std::string_view lower, int n, LogFacts& facts) {
+  if (facts.flags.count("all_gpu_memory_prose") || is_log_line(lower)) return;
+  for_each_sentence(lower, [&](std::string_view sentence) {
+    if (!has_word(sentence, {"memory", "vram"})) return false;
     const bool gpu = has_word(sentence, {"gpu*", "vram", "graphics", "video memory", "device memory", "cuda memory"});
     const bool drains = has_word(sentence, {"drained", "drains", "exhausted", "hogs", "hogged", "eats up", "eaten up",
                                             "fills up", "filled up"});
@@ -737,11 +748,41 @@ void extract_memory_prose(std::string_view lower, int n, LogFacts& facts) {
     const bool takes = drains || has_word(sentence, {"occupied", "occupies", "occupy", "allocat*", "take", "takes",
                                                      "took", "taken", "taking", "grab*", "consum*", "reserv*", "fill*",
                                                      "uses", "used", "using", "eat*", "hog*", "map*", "claim*", "block*"});
-    if (gpu && total && takes) {
-      facts.flags.emplace("all_gpu_memory_prose", Fact{"yes", n});
-      return;
+    if (!(gpu && total && takes)) return false;
+    facts.flags.emplace("all_gpu_memory_prose", Fact{"yes", n});
+    return true;
+  });
+}
+
+// Two TensorFlow distributions said to be installed together, in the reporter's words: one
+// sentence naming `tensorflow-gpu` and the plain `tensorflow`, with a word for having both
+// ("the package tensorflow installed in addition to tensorflow-gpu"). Both install the same
+// `tensorflow` module; before 2.1 the plain one is the CPU-only build.
+void extract_packages_prose(std::string_view lower, int n, LogFacts& facts) {
+  if (facts.flags.count("plain_tf_installed") || is_log_line(lower)) return;
+  for_each_sentence(lower, [&](std::string_view sentence) {
+    bool plain = false;
+    for (size_t at = sentence.find("tensorflow"); at != std::string_view::npos && !plain;
+         at = sentence.find("tensorflow", at + 1)) {
+      const size_t end = at + 10;
+      const bool start_ok = at == 0 || !(is_alnum(sentence[at - 1]) || sentence[at - 1] == '-' || sentence[at - 1] == '_' ||
+                                          sentence[at - 1] == '/' || sentence[at - 1] == '.');
+      const bool end_ok = end >= sentence.size() || !(is_alnum(sentence[end]) || sentence[end] == '-' ||
+                                                      sentence[end] == '_' || sentence[end] == '/' ||
+                                                      (sentence[end] == '.' && end + 1 < sentence.size() &&
+                                                       is_alnum(sentence[end + 1])));
+      plain = start_ok && end_ok;
     }
-  }
+    if (!plain) return false;
+    const bool gpu = sentence.find("tensorflow-gpu") != std::string_view::npos ||
+                     sentence.find("tensorflow_gpu") != std::string_view::npos;
+    const bool together = has_word(sentence, {"in addition", "alongside", "as well as", "next to", "together with",
+                                              "both", "besides", "on top of", "side by side"});
+    const bool undoing = has_word(sentence, {"uninstall*", "remov*", "instead of", "rather than", "replace*"});
+    if (!(gpu && together) || undoing) return false;
+    facts.flags.emplace("plain_tf_installed", Fact{"yes", n});
+    return true;
+  });
 }
 
 std::string library_component(std::string_view file_name) {
@@ -777,6 +818,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kVisibleDevices, {"cuda_visible_devices"}},
       {Extractor::kEmptyList, {"[]", "[ ]"}},
       {Extractor::kMemoryProse, {"memory", "vram"}},
+      {Extractor::kPackagesProse, {"tensorflow-gpu", "tensorflow_gpu"}},
   };
   return kTable;
 }
@@ -801,6 +843,7 @@ void run_extractor(Extractor which, std::string_view line, std::string_view lowe
     case Extractor::kVisibleDevices: extract_visible_devices(line, lower, line_no, facts); break;
     case Extractor::kEmptyList: extract_empty_list(lower, line_no, facts); break;
     case Extractor::kMemoryProse: extract_memory_prose(lower, line_no, facts); break;
+    case Extractor::kPackagesProse: extract_packages_prose(lower, line_no, facts); break;
     case Extractor::kCount: break;
   }
 }

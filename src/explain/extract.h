@@ -30,6 +30,7 @@ enum class Extractor : uint8_t {
   kVisibleDevices,  // "CUDA_VISIBLE_DEVICES=-1"
   kEmptyList,       // a line that is just "[]"
   kMemoryProse,     // "all the GPU memory is occupied at the start", "GPU 0 memory is drained by the learner"
+  kPackagesProse,   // "the package tensorflow installed in addition to tensorflow-gpu"
   kCount,
 };
 
