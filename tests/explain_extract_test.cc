@@ -87,6 +87,21 @@ TEST(ExplainExtract, TwoTensorflowDistributionsSaidToBeInstalledTogether) {
   EXPECT_FALSE(facts_of("I installed tensorflow-gpu. Then tensorflow printed an error.\n").flag("plain_tf_installed"));
 }
 
+TEST(ExplainExtract, TensorflowJsNodeBindingAndItsVersion) {
+  auto a = facts_of("npm i @tensorflow/tfjs-node-gpu@2.0.1\n");
+  EXPECT_TRUE(a.flag("tfjs_node"));
+  EXPECT_EQ(a.tfjs_node_version.value, "2.0.1");
+  EXPECT_EQ(facts_of("\"@tensorflow/tfjs-node\": \"^3.8.0\",\n").tfjs_node_version.value, "3.8.0");
+  EXPECT_EQ(facts_of("tfjs-node-gpu version 1.5.1\n").tfjs_node_version.value, "1.5.1");
+  auto b = facts_of("TensorFlow.js version: 2.0.1\nI use tfjs-node-gpu on Ubuntu.\n");
+  EXPECT_EQ(b.tfjs_node_version.value, "2.0.1");
+  EXPECT_TRUE(b.flag("tfjs_node"));
+  // The browser package alone: a version, but no Node binding (it never uses CUDA).
+  EXPECT_FALSE(facts_of("TensorFlow.js version: 2.0.1 in Chrome\n").flag("tfjs_node"));
+  // The TensorFlow (Python) version is not read out of the binding's name.
+  EXPECT_TRUE(facts_of("tfjs-node-gpu 2.0.1\n").tf_version.empty());
+}
+
 TEST(ExplainExtract, LabelledTensorflowVersionWinsOverProse) {
   auto f = facts_of("It worked with TF 2.15.1 before.\nTensorFlow version: 2.16.1\n");
   EXPECT_EQ(f.tf_version.value, "2.16.1");

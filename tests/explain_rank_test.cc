@@ -108,6 +108,9 @@ TEST(ExplainRank, GeneralMechanismsNameTheCause) {
        "gpu_memory_preallocation"},
       {"memory drained by one process, so a second one gets none",
        "GPU 0 memory is drained by the learner, so the actors cannot be placed on it.\n", "gpu_memory_preallocation"},
+      {"tfjs-node's release stands for the libtensorflow it downloads (KB), and so for its CUDA",
+       "TensorFlow.js version: tfjs-node-gpu 2.0.1\nI installed CUDA 11.0 on Ubuntu 20.04 and the GPU is not used.\n",
+       "cuda_version_mismatch"},
       {"every CUDA toolkit the report names is older than its GPU",
        "GPU Nvidia RTX 3070 8GB. The tool only runs with CUDA 10.1; I tried installing CUDA 11.0 but nothing works, "
        "the GPU is not used.\n",

@@ -68,6 +68,7 @@ std::vector<std::pair<std::string, const Provenance*>> all_provenance() {
   for (const auto& r : kb.packages()) out.emplace_back("package " + r.name, &r.prov);
   for (const auto& r : kb.and_cuda()) out.emplace_back("and_cuda " + r.tf.str(), &r.prov);
   for (const auto& r : kb.platform_notes()) out.emplace_back("platform_note", &r.prov);
+  for (const auto& r : kb.tfjs_node_releases()) out.emplace_back("tfjs_node " + r.tfjs.str(), &r.prov);
   for (const auto& r : kb.cuda_releases()) {
     out.emplace_back("cuda " + r.version.str(), &r.prov);
     out.emplace_back("cuda cc " + r.version.str(), &r.cc_prov);
@@ -106,6 +107,22 @@ TEST(Kb, EveryRowHasASourceThatResolves) {
       EXPECT_TRUE(ok) << row << ": source '" << s << "' is neither a known id nor a URL / repo:path";
     }
   }
+}
+
+TEST(Kb, TfjsNodeRangesAreDisjointAndDownloadAKnownRelease) {
+  const auto& kb = the_kb();
+  ASSERT_FALSE(kb.tfjs_node_releases().empty());
+  for (const auto& r : kb.tfjs_node_releases()) {
+    // Its libtensorflow is a TensorFlow release the KB has a row for (CUDA, cuDNN, capabilities).
+    EXPECT_NE(kb.find_tf(r.libtensorflow), nullptr) << r.tfjs.str();
+    ASSERT_TRUE(r.tfjs.lo().has_value()) << r.tfjs.str();
+    EXPECT_EQ(kb.find_tfjs_node(*r.tfjs.lo()), &r) << r.tfjs.str() << " overlaps an earlier row";
+  }
+  // Release tags of tensorflow/tfjs, read for the rows: 2.0.1 downloads 1.15.0, 3.21.0 2.9.1.
+  ASSERT_NE(kb.find_tfjs_node(*Version::parse("2.0.1")), nullptr);
+  EXPECT_EQ(kb.find_tfjs_node(*Version::parse("2.0.1"))->libtensorflow.str(), "1.15.0");
+  EXPECT_EQ(kb.find_tfjs_node(*Version::parse("3.21.0"))->libtensorflow.str(), "2.9.1");
+  EXPECT_EQ(kb.find_tfjs_node(*Version::parse("0.2.3")), nullptr);  // before the monorepo: not known
 }
 
 TEST(Kb, SourceIdsAreUniqueAndHaveUrls) {

@@ -52,6 +52,16 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
   ExplainResult out;
   LogFacts& facts = scan.facts;
 
+  // TensorFlow.js's Node binding runs the libtensorflow its release downloads: with no
+  // TensorFlow release stated, that one's CUDA and cuDNN needs are the report's.
+  if (kb && facts.tf_version.empty() && facts.flag("tfjs_node") && !facts.tfjs_node_version.empty()) {
+    if (auto v = Version::parse(facts.tfjs_node_version.value))
+      if (const kb::TfjsNodeRelease* row = kb->find_tfjs_node(*v)) {
+        facts.tf_version = Fact{row->libtensorflow.str(), facts.tfjs_node_version.line};
+        facts.tf_from_tfjs_node = facts.tfjs_node_version;
+      }
+  }
+
   // Is the log about using a GPU at all? Decides whether "cudart dlerror" lines are noise.
   bool gpu_context = facts.flag("gpu_wanted") || facts.flag("gpu_missing") || facts.flag("gpu_seen") ||
                      facts.flag("pip_cuda") || facts.flag("gpu_works") || !facts.gpu_names.empty() ||

@@ -500,6 +500,12 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
     size_t q = p + 30;
     while (q < line.size() && (is_space(line[q]) || line[q] == '\'' || line[q] == '"')) ++q;
     std::string_view name = file_token(line, q);
+    // A title quoting the message without the file ("Could not load dynamic library Error")
+    // names no library.
+    const std::string lname = to_lower(name);
+    if (lname.find(".so") == std::string::npos && lname.find(".dll") == std::string::npos &&
+        lname.find(".dylib") == std::string::npos)
+      return;
     std::string detail;
     size_t d = lower.find("dlerror:", q);
     if (d != std::string_view::npos) detail = std::string(trim(line.substr(d + 8, 200)));
@@ -785,6 +791,40 @@ void extract_packages_prose(std::string_view lower, int n, LogFacts& facts) {
   });
 }
 
+// TensorFlow.js's Node.js binding and its version: "@tensorflow/tfjs-node-gpu@2.0.1",
+// "tfjs-node-gpu 1.5.1", "\"@tensorflow/tfjs-node\": \"^3.8.0\"", or the issue template's
+// "TensorFlow.js version: 2.0.1" in a report that names tfjs-node. Browser TensorFlow.js
+// never uses CUDA, so only the Node binding's version counts.
+void extract_tfjs_node(std::string_view lower, int n, LogFacts& facts) {
+  auto read_after = [&](size_t i) -> std::optional<std::string> {
+    const size_t limit = std::min(lower.size(), i + 24);
+    while (i < limit && !is_digit(lower[i])) {
+      if (lower.substr(i, 7) == "version") {
+        i += 7;
+        continue;
+      }
+      if (std::string_view(" \t@:\"'^~=v>,").find(lower[i]) == std::string_view::npos) return std::nullopt;
+      ++i;
+    }
+    size_t b = i;
+    while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
+    return as_version(lower.substr(b, i - b));
+  };
+  for (std::string_view kw : {"tfjs-node-gpu", "tfjs-node"}) {
+    size_t p = lower.find(kw);
+    if (p == std::string_view::npos) continue;
+    facts.flags.emplace("tfjs_node", Fact{"yes", n});
+    if (auto v = read_after(p + kw.size()); v && facts.tfjs_node_version.empty()) facts.tfjs_node_version = Fact{*v, n};
+    return;
+  }
+  for (std::string_view kw : {"tensorflow.js version", "tfjs version"}) {
+    size_t p = lower.find(kw);
+    if (p == std::string_view::npos) continue;
+    if (auto v = read_after(p + kw.size()); v && facts.tfjs_node_version.empty()) facts.tfjs_node_version = Fact{*v, n};
+    return;
+  }
+}
+
 std::string library_component(std::string_view file_name) {
   std::string low = to_lower(file_name);
   std::string_view s = low;
@@ -819,6 +859,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kEmptyList, {"[]", "[ ]"}},
       {Extractor::kMemoryProse, {"memory", "vram"}},
       {Extractor::kPackagesProse, {"tensorflow-gpu", "tensorflow_gpu"}},
+      {Extractor::kTfjsNode, {"tfjs-node", "tensorflow.js version", "tfjs version"}},
   };
   return kTable;
 }
@@ -844,6 +885,7 @@ void run_extractor(Extractor which, std::string_view line, std::string_view lowe
     case Extractor::kEmptyList: extract_empty_list(lower, line_no, facts); break;
     case Extractor::kMemoryProse: extract_memory_prose(lower, line_no, facts); break;
     case Extractor::kPackagesProse: extract_packages_prose(lower, line_no, facts); break;
+    case Extractor::kTfjsNode: extract_tfjs_node(lower, line_no, facts); break;
     case Extractor::kCount: break;
   }
 }

@@ -24,6 +24,15 @@ Evidence from_kb(const std::string& what, const kb::Citation& c) {
   return {what, src, 0};
 }
 
+// "TensorFlow 2.7.0 stated", or where the release is the libtensorflow of a stated
+// tfjs-node version, that.
+std::string tf_stated(const LogFacts& f) {
+  if (!f.tf_from_tfjs_node.empty())
+    return fmt::format("TensorFlow {} (the libtensorflow tfjs-node {} downloads)", f.tf_version.value,
+                       f.tf_from_tfjs_node.value);
+  return fmt::format("TensorFlow {} stated", f.tf_version.value);
+}
+
 Platform platform_of(const LogFacts& f) {
   if (f.os.value == "windows") return Platform::kWindows;
   if (f.os.value == "macos") return Platform::kMacos;
@@ -94,7 +103,7 @@ void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::
       // When pip could not even install TensorFlow, the install failure comes first.
       double w = (in.gpu_context ? 0.93 : 0.6) * (linux_too ? 0.6 : 1.0) * (f.flag("pip_failed") ? 0.5 : 1.0);
       Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11", w, "platform.windows_no_cuda_build", {}};
-      inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+      inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
       inf.evidence.push_back(from_fact("native Windows (no WSL2 mentioned)", f.os));
       std::string msg = fmt::format("TensorFlow {} has no CUDA build for native Windows", r->version.str());
       if (const kb::PlatformNote* note = kb.platform_note(*r, Platform::kWindows)) {
@@ -428,7 +437,7 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
     bool differ = want_file && have_file ? !iequals(*want_file, *have_file) : stated->major() != r->cuda.major();
     if (!differ) return;
     Inference inf{"cuda_version_mismatch", 0.7, "runtime.tf_and_cuda_stated_apart", {}};
-    inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+    inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
     inf.evidence.push_back(from_fact(fmt::format("CUDA {} stated", f.cuda_version.value), f.cuda_version));
     std::string msg = fmt::format("TensorFlow {} is built with CUDA {}", r->version.str(), r->cuda.str());
     if (want_file && have_file)
@@ -683,7 +692,7 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
       Inference inf{"wrong_package", old_tf ? 0.5 : 0.28, "framework.plain_tensorflow_cpu_only_before_2_1", {}};
       inf.evidence.push_back(from_fact("the GPU is not used", gpu_missing_fact(f)));
       if (!f.tf_version.empty() && old_tf)
-        inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+        inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
       else if (old_tf)
         inf.evidence.push_back(from_fact("the log's wording is from TensorFlow 1.x", *f.flag_fact("tf_before_2_1")));
       out.push_back(std::move(inf));
@@ -762,7 +771,7 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
     inf.evidence.push_back(from_fact("on Colab, whose runtime ships TensorFlow built for its own CUDA", *f.flag_fact("colab")));
     if (gpu_pkg) inf.evidence.push_back(from_fact("another TensorFlow GPU package is installed", *f.flag_fact("gpu_package")));
     if (!f.tf_version.empty())
-      inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} stated", f.tf_version.value), f.tf_version));
+      inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
     out.push_back(std::move(inf));
   }
   // Nothing more specific: the GPU is not listed. Most often the CUDA libraries are not

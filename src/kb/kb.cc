@@ -167,6 +167,10 @@ Citation KnowledgeBase::cite(const Wsl2Driver& r) const {
 Citation KnowledgeBase::cite(const PlatformNote& r) const {
   return make_cite(*this, fmt::format("{} note for tensorflow {}", platform_name(r.platform), r.tf.str()), r.prov);
 }
+Citation KnowledgeBase::cite(const TfjsNodeRelease& r) const {
+  return make_cite(*this, fmt::format("tfjs-node {} downloads libtensorflow {}", r.tfjs.str(), r.libtensorflow.str()),
+                   r.prov);
+}
 Citation KnowledgeBase::cite(const CudaRelease& r) const { return make_cite(*this, "cuda " + r.version.str(), r.prov); }
 Citation KnowledgeBase::cite_libraries(const CudaRelease& r) const {
   return make_cite(*this, "cuda " + r.version.str() + " library names", r.lib_prov);
@@ -246,6 +250,12 @@ const LibrarySet* KnowledgeBase::library_set(std::string_view id) const {
 const PlatformNote* KnowledgeBase::platform_note(const TfRelease& tf, Platform p) const {
   for (const auto& n : platform_notes_)
     if (n.platform == p && n.tf.contains(tf.version)) return &n;
+  return nullptr;
+}
+
+const TfjsNodeRelease* KnowledgeBase::find_tfjs_node(const Version& tfjs) const {
+  for (const auto& r : tfjs_node_)
+    if (r.tfjs.contains(tfjs)) return &r;
   return nullptr;
 }
 

@@ -158,6 +158,17 @@ struct PlatformNote {
   bool operator==(const PlatformNote&) const = default;
 };
 
+// A range of TensorFlow.js Node.js binding releases (tfjs-node, tfjs-node-gpu: one version
+// line) and the libtensorflow (TensorFlow's C library) they download at install: their CUDA
+// and cuDNN needs are that TensorFlow release's.
+struct TfjsNodeRelease {
+  VersionRange tfjs;
+  Version libtensorflow;
+  Provenance prov;
+
+  bool operator==(const TfjsNodeRelease&) const = default;
+};
+
 struct DriverUpdate {
   std::string label;
   Version driver_linux;
@@ -365,6 +376,7 @@ class KnowledgeBase {
   std::span<const TfPackage> packages() const { return packages_; }
   std::span<const AndCudaPins> and_cuda() const { return and_cuda_; }
   std::span<const PlatformNote> platform_notes() const { return platform_notes_; }
+  std::span<const TfjsNodeRelease> tfjs_node_releases() const { return tfjs_node_; }
   std::span<const CudaRelease> cuda_releases() const { return cuda_; }
   std::span<const CudaFamily> cuda_families() const { return families_; }
   std::span<const CudnnMajor> cudnn_majors() const { return cudnn_majors_; }
@@ -388,6 +400,8 @@ class KnowledgeBase {
   // The pip constraints for installing `tf` on `platform`, in KB order.
   std::vector<const PipConstraint*> pip_constraints_for(const TfRelease& tf, Platform platform) const;
   const PlatformNote* platform_note(const TfRelease& tf, Platform p) const;
+  // The tfjs-node(-gpu) row whose range holds `tfjs`, or nullptr.
+  const TfjsNodeRelease* find_tfjs_node(const Version& tfjs) const;
 
   // CUDA toolkit by "11.8" / "11.8.0" (major.minor required). kInput / kNotFound with suggestions.
   Result<const CudaRelease*> find_cuda(std::string_view version) const;
@@ -436,6 +450,7 @@ class KnowledgeBase {
   Citation cite(const PipConstraint& r) const;
   Citation cite(const Wsl2Driver& r) const;
   Citation cite(const PlatformNote& r) const;
+  Citation cite(const TfjsNodeRelease& r) const;
   Citation cite(const CudaRelease& r) const;
   Citation cite_libraries(const CudaRelease& r) const;
   Citation cite_cc(const CudaRelease& r) const;
@@ -462,6 +477,7 @@ class KnowledgeBase {
   std::vector<PipConstraint> pip_constraints_;
   std::vector<Wsl2Driver> wsl2_drivers_;
   std::vector<PlatformNote> platform_notes_;
+  std::vector<TfjsNodeRelease> tfjs_node_;
   std::vector<CudaRelease> cuda_;
   std::vector<CudaFamily> families_;
   std::vector<CudnnMajor> cudnn_majors_;

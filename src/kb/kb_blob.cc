@@ -115,6 +115,7 @@ template <class Ar> void io(Ar& a, TfPackage& r);
 template <class Ar> void io(Ar& a, AndCudaPins& r);
 template <class Ar> void io(Ar& a, PipConstraint& r);
 template <class Ar> void io(Ar& a, PlatformNote& r);
+template <class Ar> void io(Ar& a, TfjsNodeRelease& r);
 template <class Ar> void io(Ar& a, DriverUpdate& r);
 template <class Ar> void io(Ar& a, CudaRelease& r);
 template <class Ar> void io(Ar& a, CudaFamily& r);
@@ -149,6 +150,7 @@ template <class Ar> void io(Ar& a, TfPackage& r) { fields(a, r.name, r.tf, r.pla
 template <class Ar> void io(Ar& a, AndCudaPins& r) { fields(a, r.tf, r.platforms, r.wheels, r.note, r.prov); }
 template <class Ar> void io(Ar& a, PipConstraint& r) { fields(a, r.tf, r.platforms, r.requirement, r.why, r.prov); }
 template <class Ar> void io(Ar& a, PlatformNote& r) { fields(a, r.platform, r.tf, r.message, r.alternatives, r.prov); }
+template <class Ar> void io(Ar& a, TfjsNodeRelease& r) { fields(a, r.tfjs, r.libtensorflow, r.prov); }
 template <class Ar> void io(Ar& a, DriverUpdate& r) { fields(a, r.label, r.driver_linux, r.driver_windows); }
 template <class Ar> void io(Ar& a, CudaRelease& r) {
   fields(a, r.version, r.ga, r.driver_linux, r.driver_windows, r.updates, r.sass_min, r.sass_max, r.dropped, r.cc_prov,
@@ -242,7 +244,7 @@ struct KbBlobAccess {
   static void tables(Ar& a, KnowledgeBase& kb) {
     fields(a, kb.tf_, kb.yanked_, kb.library_sets_, kb.packages_, kb.and_cuda_, kb.pip_constraints_, kb.wsl2_drivers_,
            kb.platform_notes_, kb.cuda_, kb.families_, kb.cudnn_majors_, kb.cudnn_, kb.gpus_, kb.architectures_,
-           kb.tensor_core_math_, kb.sources_);
+           kb.tensor_core_math_, kb.tfjs_node_, kb.sources_);
   }
 };
 

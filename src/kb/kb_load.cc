@@ -260,6 +260,9 @@ class KbLoader {
       kb.platform_notes_.push_back(
           {r.platform(r.str("platform")), r.range("tf"), r.str("message"), r.strings("alternatives"), r.prov()});
     });
+    for_each_row(doc, file, "tfjs_node", [&](const Row& r) {
+      kb.tfjs_node_.push_back({r.range("tfjs"), r.version("libtensorflow"), r.prov()});
+    });
   }
 
   static void load_cuda(KnowledgeBase& kb, const toml::table& doc, std::string_view file) {

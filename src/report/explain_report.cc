@@ -62,7 +62,13 @@ std::string facts_text(const explain::LogFacts& f) {
   if (!f.wsl.empty()) os += " (WSL2)";
   if (!f.container.empty()) os += " in a container";
   s += fact_line("platform", {os, f.os.line});
-  s += fact_line("TensorFlow", f.tf_version);
+  if (!f.tf_from_tfjs_node.empty())
+    s += fact_line("TensorFlow", {f.tf_version.value + " (the libtensorflow tfjs-node " + f.tf_from_tfjs_node.value +
+                                      " downloads)",
+                                  f.tf_version.line});
+  else
+    s += fact_line("TensorFlow", f.tf_version);
+  s += fact_line("tfjs-node", f.tfjs_node_version);
   s += fact_line("Python", f.python_version);
   if (!f.python_bits.empty()) s += fact_line("Python bits", f.python_bits);
   s += fact_line("CUDA", f.cuda_version);
@@ -179,6 +185,7 @@ nlohmann::json explain_to_json(const ExplainResult& r) {
   put("wsl", r.facts.wsl);
   put("container", r.facts.container);
   put("tensorflow", r.facts.tf_version);
+  put("tfjs_node", r.facts.tfjs_node_version);
   put("python", r.facts.python_version);
   put("python_bits", r.facts.python_bits);
   put("cuda", r.facts.cuda_version);
