@@ -73,6 +73,16 @@ TEST(ExplainRank, SayingTheMachineHasAGpuMakesTheCudartLineAProblem) {
   EXPECT_EQ(top("I have an NVIDIA RTX card in this PC.\n" + line), "cudart_missing");
 }
 
+TEST(ExplainRank, MemoryGrowthInAConfigIsNoMemoryProblemWhenTheGpuIsUnused) {
+  const std::string config = "session config: gpu_options { allow_growth: true }\n";
+  // With the GPU in use, setting memory growth points at memory.
+  EXPECT_NE(find(run(config + "Training is slow, the GPU is used but memory fills.\n"), "gpu_memory_preallocation"), nullptr);
+  // When the complaint is that the GPU is not used at all, it says little about memory.
+  auto unused = run(config + "But in fact it is not using the GPU.\n");
+  const Finding* f = find(unused, "gpu_memory_preallocation");
+  EXPECT_TRUE(f == nullptr || f->score < 0.25);  // below the bar of a recognised problem
+}
+
 TEST(ExplainRank, TheReportSayingTheMsvcRuntimeIsPresentLowersIt) {
   std::string log = "ImportError: DLL load failed: The specified module could not be found.\n"
                     "Someone suggested a missing MSVCP140.DLL.\n";
@@ -111,6 +121,9 @@ TEST(ExplainRank, GeneralMechanismsNameTheCause) {
       {"tfjs-node's release stands for the libtensorflow it downloads (KB), and so for its CUDA",
        "TensorFlow.js version: tfjs-node-gpu 2.0.1\nI installed CUDA 11.0 on Ubuntu 20.04 and the GPU is not used.\n",
        "cuda_version_mismatch"},
+      {"TF 1.x's wording when cuDNN's RNN cannot be created",
+       "tensorflow.python.framework.errors_impl.UnknownError: Fail to find the dnn implementation.\n",
+       "cudnn_version_mismatch"},
       {"every CUDA toolkit the report names is older than its GPU",
        "GPU Nvidia RTX 3070 8GB. The tool only runs with CUDA 10.1; I tried installing CUDA 11.0 but nothing works, "
        "the GPU is not used.\n",

@@ -142,6 +142,15 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
     }
   }
 
+  // Memory growth set in a config is not a memory problem of its own: in a report whose
+  // complaint is that the GPU is not used at all, it says nothing about preallocation.
+  if (auto it = cands.find("gpu_memory_preallocation");
+      it != cands.end() && (facts.flag("gpu_missing") || !facts.gpu_list_empty.empty()) && !facts.flag("gpu_seen") &&
+      it->second.arguments == std::set<std::string>{"sig:memory_growth_prose"}) {
+    refutes["gpu_memory_preallocation"].insert("gpu_not_used");
+    refute_weight["gpu_memory_preallocation|gpu_not_used"] = 1.0;
+  }
+
   // What the machine printed outranks what the reporter believes: the interpreter's own
   // banner ("[MSC v.1916 32 bit (Intel)]") is not refuted by a sentence calling it 64-bit.
   if (facts.python_bits.value == "32") refutes.erase("python_32bit");
