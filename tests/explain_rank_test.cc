@@ -83,6 +83,14 @@ TEST(ExplainRank, MemoryGrowthInAConfigIsNoMemoryProblemWhenTheGpuIsUnused) {
   EXPECT_TRUE(f == nullptr || f->score < 0.25);  // below the bar of a recognised problem
 }
 
+TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
+  // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
+  const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";
+  ASSERT_NE(find(run(plain), "wrong_package"), nullptr);
+  const Finding* f = find(run("pip install nvidia-tensorflow\n" + plain), "wrong_package");
+  EXPECT_EQ(f, nullptr);
+}
+
 TEST(ExplainRank, TheReportSayingTheMsvcRuntimeIsPresentLowersIt) {
   std::string log = "ImportError: DLL load failed: The specified module could not be found.\n"
                     "Someone suggested a missing MSVCP140.DLL.\n";

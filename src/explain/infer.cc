@@ -687,7 +687,7 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
   const bool old_tf = (!f.tf_version.empty() && tfv && tfv->size() >= 2 &&
                        (tfv->major() < 2 || (tfv->major() == 2 && tfv->minor() < 1))) ||
                       (f.tf_version.empty() && f.flag("tf_before_2_1"));
-  if (gpu_missing(f) && !works && cuda_silent && !gpu_pkg && !f.flag("pip_cuda") && !colab) {
+  if (gpu_missing(f) && !works && cuda_silent && !gpu_pkg && !f.flag("pip_cuda") && !colab && !f.flag("nvidia_tf_build")) {
     if (old_tf || f.tf_version.empty()) {
       Inference inf{"wrong_package", old_tf ? 0.5 : 0.28, "framework.plain_tensorflow_cpu_only_before_2_1", {}};
       inf.evidence.push_back(from_fact("the GPU is not used", gpu_missing_fact(f)));
