@@ -271,7 +271,7 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
             break;
           }
       }
-      return true;
+      return false;  // every toolkit the line names counts ("CUDA 10.1 and CUDA 11.2")
     }
     return false;
   });
@@ -414,6 +414,15 @@ void extract_gpu(std::string_view line, std::string_view lower, int n, LogFacts&
       while (i < line.size() && (is_alnum(line[i]) || line[i] == '-')) ++i;
       if (i == b) break;
       std::string_view w = lower.substr(b, i - b);
+      // The memory size reporters write after the model ("RTX 3070 8GB", "GTX 960M 4Gb") is
+      // not part of its name.
+      auto is_size = [](std::string_view x) {
+        size_t d = 0;
+        while (d < x.size() && is_digit(x[d])) ++d;
+        std::string_view unit = x.substr(d);
+        return d > 0 && (unit == "gb" || unit == "g" || unit == "mb" || unit == "gib");
+      };
+      if (words > 0 && is_size(w)) break;
       bool digit = std::any_of(w.begin(), w.end(), is_digit);
       bool known = in_list(w, {"geforce", "quadro", "tesla", "titan", "rtx", "gtx", "gt", "ti", "super", "nvidia",
                                "laptop", "mobile", "max-q", "xp", "v", "x"});
