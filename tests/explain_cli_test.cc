@@ -149,5 +149,19 @@ TEST(ExplainCli, FixNamesTheCudaAndCudnnOfTheStatedRelease) {
   EXPECT_NE(fix.find("CUDA\\\\v11.2\\\\bin"), std::string::npos) << fix;
 }
 
+TEST(ExplainCli, WithoutAReleaseTheFixNamesTheFirstReleaseBuiltForTheGpu) {
+  // RTX 3070 = compute capability 8.6 (KB); CUDA 11.1 is the first to build for it; the
+  // first release built with CUDA >= 11.1 is TF 2.5 (CUDA 11.2).
+  auto p = write_temp("ampere.txt", "GPU Nvidia RTX 3070 8GB on Ubuntu 20.04.\nThe tool only runs with CUDA 10.1; I "
+                                    "tried CUDA 11.0 too, the GPU is not used.\n");
+  auto r = run({"--json", "explain", p.string()});
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["findings"].empty());
+  EXPECT_EQ(j["findings"][0]["id"], "cuda_version_mismatch");
+  std::string fix = j["findings"][0]["fix"].dump();
+  EXPECT_NE(fix.find("compute capability 8.6 needs CUDA 11.1 or newer: use TensorFlow 2.5 or newer"), std::string::npos)
+      << fix;
+}
+
 }  // namespace
 }  // namespace tfgpu

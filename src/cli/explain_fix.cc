@@ -15,13 +15,54 @@ constexpr std::array<std::string_view, 7> kRuntimeFindings = {
     "cudart_missing",  "cuda_version_mismatch", "cudnn_missing",        "cudnn_version_mismatch",
     "env_path_not_set", "multiple_cuda_on_path", "conda_cuda_conflict"};
 
+// No release stated, but the GPU is known: the first TensorFlow release built with a CUDA
+// that builds kernels for it (KB: each CUDA's sass_max, each release's CUDA), per platform.
+std::vector<std::string> gpu_specific_fix(const Finding& finding, const explain::LogFacts& facts,
+                                          const kb::KnowledgeBase& kb) {
+  std::vector<std::string> steps;
+  if (finding.id != "cuda_version_mismatch") return steps;
+  std::optional<kb::ComputeCapability> cc;
+  if (!facts.compute_capability.empty())
+    if (auto c = kb::ComputeCapability::parse(facts.compute_capability.value)) cc = *c;
+  for (const auto& name : facts.gpu_names) {
+    auto found = kb.find_gpus_by_name(name.value);
+    if (!found || found->empty()) continue;
+    const auto first = found->front()->cc;
+    if (std::all_of(found->begin(), found->end(), [&](const kb::Gpu* g) { return g->cc == first; }) &&
+        (!cc || *cc < first))
+      cc = first;
+  }
+  if (!cc) return steps;
+  const kb::CudaRelease* cuda = nullptr;
+  for (const auto& c : kb.cuda_releases())
+    if (c.sass_max.major != 0 && !(c.sass_max < *cc) && (!cuda || c.version < cuda->version)) cuda = &c;
+  if (!cuda) return steps;
+  const bool windows = facts.os.value == "windows" && facts.wsl.empty();
+  const Platform p = windows ? Platform::kWindows : Platform::kLinux;
+  const kb::TfRelease* first_tf = nullptr;
+  const kb::TfRelease* last_tf = nullptr;
+  for (const auto& r : kb.tf_releases()) {
+    if (r.cuda.empty() || !r.has_gpu_build(p) || r.cuda.truncated(2) < cuda->version) continue;
+    if (!first_tf || r.version < first_tf->version) first_tf = &r;
+    if (!last_tf || last_tf->version < r.version) last_tf = &r;
+  }
+  if (!first_tf) return steps;
+  steps.push_back(fmt::format("A GPU of compute capability {} needs CUDA {} or newer: use TensorFlow {}{} (built with "
+                              "CUDA {}; tfgpu matrix --tf {}) and the CUDA/cuDNN that release names",
+                              cc->str(), cuda->version.str(), first_tf->series().str(),
+                              windows ? fmt::format("-{} on native Windows", last_tf->series().str()) : " or newer",
+                              first_tf->cuda.str(), first_tf->series().str()));
+  return steps;
+}
+
 }  // namespace
 
 std::vector<std::string> version_specific_fix(const Finding& finding, const explain::LogFacts& facts,
                                               const kb::KnowledgeBase& kb, const plan::Packaging* packaging) {
   std::vector<std::string> steps;
   if (std::find(kRuntimeFindings.begin(), kRuntimeFindings.end(), finding.id) == kRuntimeFindings.end()) return steps;
-  if (facts.tf_version.empty() || facts.os.value == "macos") return steps;
+  if (facts.os.value == "macos") return steps;
+  if (facts.tf_version.empty()) return gpu_specific_fix(finding, facts, kb);
   auto v = Version::parse(facts.tf_version.value);
   if (!v || v->size() < 2) return steps;
   const kb::TfRelease* r = kb.find_tf(*v);

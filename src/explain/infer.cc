@@ -274,12 +274,12 @@ void toolkit_older_than_gpu(const InferenceInput& in, const kb::KnowledgeBase& k
   for (const kb::CudaRelease* c : named)
     inf.evidence.push_back(from_kb(fmt::format("CUDA {} builds kernels up to compute capability {} only",
                                                c->version.str(), c->sass_max.str()),
-                                   kb.cite(*c)));
+                                   kb.cite_cc(*c)));
   if (first_ok)
     inf.evidence.push_back(from_kb(fmt::format("CUDA {} is the first that builds for {}: use a TensorFlow built with it "
                                                "or later",
                                                first_ok->version.str(), newest->first.str()),
-                                   kb.cite(*first_ok)));
+                                   kb.cite_cc(*first_ok)));
   out.push_back(std::move(inf));
 }
 
@@ -345,7 +345,7 @@ void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vecto
       s.detail = fmt::format("built with CUDA {}, which builds SASS up to {} only: kernels for {} are JIT-compiled "
                              "from PTX (slow start, or no kernel at all)",
                              built_with->version.str(), built_with->sass_max.str(), entry.first.str());
-      s.cites = {kb.cite(*built_with)};
+      s.cites = {kb.cite_cc(*built_with)};
     }
     if (s.support == kb::CcSupport::kIgnored && !ignored) {
       ignored = &entry;
