@@ -102,6 +102,17 @@ TEST(ExplainExtract, TensorflowJsNodeBindingAndItsVersion) {
   EXPECT_TRUE(facts_of("tfjs-node-gpu 2.0.1\n").tf_version.empty());
 }
 
+TEST(ExplainExtract, TheVersionTensorflowSaysItNeedsIsNotInstalled) {
+  auto f = facts_of("ImportError: Could not find 'cudart64_80.dll'. TensorFlow requires that this DLL be installed in a "
+                    "directory that is named in your %PATH% environment variable. Download and install CUDA 8.0 from "
+                    "this URL: https://developer.nvidia.com/cuda-toolkit\nThe DLL in my CUDA bin folder is "
+                    "cudart64_91.dll (CUDA 9.1).\n");
+  EXPECT_EQ(f.cuda_version.value, "9.1");
+  EXPECT_TRUE(facts_of("You may install the necessary DLL by downloading cuDNN 6 from this URL: "
+                       "https://developer.nvidia.com/cudnn\n")
+                  .cudnn_version.empty());
+}
+
 TEST(ExplainExtract, LabelledTensorflowVersionWinsOverProse) {
   auto f = facts_of("It worked with TF 2.15.1 before.\nTensorFlow version: 2.16.1\n");
   EXPECT_EQ(f.tf_version.value, "2.16.1");

@@ -228,7 +228,16 @@ void note_cuda_stated(LogFacts& facts, const std::string& v) {
     facts.cuda_versions_stated.push_back(std::move(key));
 }
 
+// TensorFlow 1.x's own Windows import check names the version it needs ("Download and
+// install CUDA 8.0 from this URL", "You may install the necessary DLL by downloading cuDNN 6
+// from this URL"): a requirement, not what the machine has.
+bool tf_names_what_it_needs(std::string_view lower) {
+  return lower.find("download and install cuda") != std::string_view::npos ||
+         lower.find("by downloading cudnn") != std::string_view::npos;
+}
+
 void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
+  if (tf_names_what_it_needs(lower)) return;
   extract_cuda_cudnn_label(lower, n, facts);
   // nvidia-smi's banner (or a sentence quoting it): its "CUDA Version" is the newest CUDA
   // the driver supports, not an installed toolkit.
@@ -278,6 +287,7 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
 }
 
 void extract_cudnn(std::string_view lower, int n, LogFacts& facts) {
+  if (tf_names_what_it_needs(lower)) return;
   size_t p = lower.find("loaded runtime cudnn library:");
   if (p != std::string_view::npos) {
     auto loaded = version_after(lower, p + 29, VersionOf::kCudnn);

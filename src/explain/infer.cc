@@ -585,17 +585,22 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
       }
     }
   }
-  // The stated CUDA has only a major ("CUDA 10") or is not in the KB: compare it with the
-  // CUDA major the failed runtime / cuBLAS file name encodes (libcublas.so.9.0, cudart64_90.dll
-  // -> 9; cudart64_110.dll -> 11). Other libraries' file majors differ from CUDA's own.
+  // The stated CUDA has only a major ("CUDA 10"), is not in the KB, or the KB has no file
+  // names for it (9.x): compare it with the CUDA major the failed runtime / cuBLAS file name
+  // encodes (libcublas.so.9.0, cudart64_90.dll -> 9; cudart64_110.dll -> 11). Other
+  // libraries' file majors differ from CUDA's own.
   if (!f.cuda_version.empty()) {
     auto v = Version::parse(f.cuda_version.value);
-    const bool known = kb && v && v->size() >= 2 && kb->find_cuda(v->truncated(2));
+    const kb::CudaRelease* cr = kb && v && v->size() >= 2 ? kb->find_cuda(v->truncated(2)) : nullptr;
     for (const auto& l : f.failed_libraries) {
-      if (!v || known || (l.component != "cudart" && l.component != "cublas")) continue;
+      if (!v || (l.component != "cudart" && l.component != "cublas")) continue;
+      if (cr && cuda_file(*cr, p, l.component)) continue;  // judged by the file names above
       std::optional<int> file_major = cuda_major_of_file(l.name);
       if (!file_major || *file_major == v->major()) continue;
-      Inference inf{"cuda_version_mismatch", 0.75, "runtime.file_major_differs_from_stated_cuda", {}};
+      // As strong as the file-name comparison above: the installed toolkit's files carry
+      // another major; less when the report names several toolkits or only a requirement.
+      const bool unsure = cuda_ambiguous || f.flag("cuda_stated_as_requirement");
+      Inference inf{"cuda_version_mismatch", unsure ? 0.6 : 0.85, "runtime.file_major_differs_from_stated_cuda", {}};
       inf.evidence.push_back(from_fact(fmt::format("{} (a CUDA {} library) is asked for", l.name, *file_major),
                                        Fact{l.name, l.line}));
       inf.evidence.push_back(from_fact(fmt::format("CUDA {} stated", f.cuda_version.value), f.cuda_version));
