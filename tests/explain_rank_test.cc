@@ -105,6 +105,16 @@ TEST(ExplainRank, EveryCudaTheReportNamesOlderThanItsGpuIsAMismatch) {
   EXPECT_LT(ok.findings[0].score, 0.5);
 }
 
+TEST(ExplainRank, AComposeServiceGetsNoGpuWhateverADockerRunTestShowed) {
+  // `docker run --gpus all ... nvidia-smi` works, but the service started by Compose has no
+  // nvidia-smi: the compose file reserves no GPU.
+  const std::string log = "docker run --gpus all nvidia/cuda:10.1-base nvidia-smi\n"
+                          "| NVIDIA-SMI 450.51.05    Driver Version: 450.51.05    CUDA Version: 11.0 |\n"
+                          "Inside the notebook container: /bin/bash: nvidia-smi: command not found\n";
+  EXPECT_NE(top(log), "container_gpu_runtime_missing");  // nothing says how that container started
+  EXPECT_EQ(top(log + "Versions: Docker 19.03.12, docker-compose 1.17.1\n"), "container_gpu_runtime_missing");
+}
+
 TEST(ExplainRank, TheReportSayingTheMsvcRuntimeIsPresentLowersIt) {
   std::string log = "ImportError: DLL load failed: The specified module could not be found.\n"
                     "Someone suggested a missing MSVCP140.DLL.\n";

@@ -151,6 +151,10 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
     refute_weight["gpu_memory_preallocation|gpu_not_used"] = 1.0;
   }
 
+  // With Docker Compose, a `docker run --gpus` in the report is a separate test: it does
+  // not show that the compose service got the GPU.
+  if (facts.flag("compose")) refutes["container_gpu_runtime_missing"].erase("container_gpus_flag");
+
   // What the machine printed outranks what the reporter believes: the interpreter's own
   // banner ("[MSC v.1916 32 bit (Intel)]") is not refuted by a sentence calling it 64-bit.
   if (facts.python_bits.value == "32") refutes.erase("python_32bit");

@@ -915,6 +915,13 @@ std::vector<Inference> infer_second_round(const InferenceInput& in, const std::m
     Inference inf{"container_gpu_runtime_missing", std::min(1.0, no_gpu + 0.05), "driver.container_without_gpus", {}};
     inf.evidence.push_back(from_fact("the program runs in a container", f.container));
     out.push_back(std::move(inf));
+  } else if (const Fact* compose = f.flag_fact("compose"); compose && (no_gpu >= 0.5 || gpu_missing(f))) {
+    // Docker Compose: a --gpus in a separate `docker run` test says nothing about the
+    // service, which gets no GPU unless its compose file reserves one.
+    Inference inf{"container_gpu_runtime_missing", std::max(0.6, std::min(1.0, no_gpu + 0.05)),
+                  "driver.compose_service_without_gpu", {}};
+    inf.evidence.push_back(from_fact("the container is started with Docker Compose", *compose));
+    out.push_back(std::move(inf));
   }
   return out;
 }
