@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "explain/infer.h"
 #include "util/strings.h"
 
 namespace tfgpu {
@@ -21,21 +22,11 @@ std::vector<std::string> gpu_specific_fix(const Finding& finding, const explain:
                                           const kb::KnowledgeBase& kb) {
   std::vector<std::string> steps;
   if (finding.id != "cuda_version_mismatch") return steps;
-  std::optional<kb::ComputeCapability> cc;
-  if (!facts.compute_capability.empty())
-    if (auto c = kb::ComputeCapability::parse(facts.compute_capability.value)) cc = *c;
-  for (const auto& name : facts.gpu_names) {
-    auto found = kb.find_gpus_by_name(name.value);
-    if (!found || found->empty()) continue;
-    const auto first = found->front()->cc;
-    if (std::all_of(found->begin(), found->end(), [&](const kb::Gpu* g) { return g->cc == first; }) &&
-        (!cc || *cc < first))
-      cc = first;
-  }
-  if (!cc) return steps;
-  const kb::CudaRelease* cuda = nullptr;
-  for (const auto& c : kb.cuda_releases())
-    if (c.sass_max.major != 0 && !(c.sass_max < *cc) && (!cuda || c.version < cuda->version)) cuda = &c;
+  const auto ccs = explain::stated_ccs(facts, kb);
+  if (ccs.empty()) return steps;
+  const kb::ComputeCapability* cc =
+      &std::max_element(ccs.begin(), ccs.end(), [](const auto& a, const auto& b) { return a.first < b.first; })->first;
+  const kb::CudaRelease* cuda = kb.first_cuda_building_for(*cc);
   if (!cuda) return steps;
   const bool windows = facts.os.value == "windows" && facts.wsl.empty();
   const Platform p = windows ? Platform::kWindows : Platform::kLinux;

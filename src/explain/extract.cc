@@ -498,6 +498,14 @@ void add_library(std::vector<LibraryMention>& list, std::string_view name, std::
   list.push_back({std::string(name), library_component(name), std::move(detail), n});
 }
 
+// A shared library's file name ("libcudart.so.11.0", "cudart64_110.dll", "libfoo.dylib"),
+// not a word that happens to follow a message ("Could not load dynamic library Error").
+bool is_library_file_name(std::string_view name) {
+  const std::string lname = to_lower(name);
+  return ends_with(lname, ".dll") || lname.find(".so") != std::string::npos ||
+         lname.find(".dylib") != std::string::npos;
+}
+
 // File-name stems of the CUDA / cuDNN / driver libraries TF loads (lower case).
 std::span<const std::string_view> cuda_library_stems() {
   static constexpr std::string_view kStems[] = {
@@ -519,12 +527,7 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
     size_t q = p + 30;
     while (q < line.size() && (is_space(line[q]) || line[q] == '\'' || line[q] == '"')) ++q;
     std::string_view name = file_token(line, q);
-    // A title quoting the message without the file ("Could not load dynamic library Error")
-    // names no library.
-    const std::string lname = to_lower(name);
-    if (lname.find(".so") == std::string::npos && lname.find(".dll") == std::string::npos &&
-        lname.find(".dylib") == std::string::npos)
-      return;
+    if (!is_library_file_name(name)) return;  // a title quoting the message without the file
     std::string detail;
     size_t d = lower.find("dlerror:", q);
     if (d != std::string_view::npos) detail = std::string(trim(line.substr(d + 8, 200)));
@@ -553,8 +556,7 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
     size_t s = lower.find(kw);
     if (s != std::string_view::npos) {
       std::string_view name = file_token(line, s + kw.size());
-      if (ends_with(to_lower(name), ".dll") || to_lower(name).find(".so") != std::string::npos)
-        add_library(facts.failed_libraries, name, "", n);
+      if (is_library_file_name(name)) add_library(facts.failed_libraries, name, "", n);
       return;
     }
   }
@@ -595,9 +597,7 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
       size_t b = at;
       while (b > 0 && (is_alnum(line[b - 1]) || line[b - 1] == '_')) --b;
       std::string_view name = file_token(line, b);
-      std::string lname = to_lower(name);
-      if (ends_with(lname, ".dll") || lname.find(".so") != std::string::npos)
-        named.push_back({name, has_failure(clause_of(at))});
+      if (is_library_file_name(name)) named.push_back({name, has_failure(clause_of(at))});
     }
   }
   // Only the files named where the failure is, when the failure is said of some of them.
@@ -724,20 +724,12 @@ bool has_word(std::string_view text, std::initializer_list<std::string_view> wor
   for (std::string_view w : words) {
     const bool stem = !w.empty() && w.back() == '*';
     if (stem) w.remove_suffix(1);
-    for (size_t at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1)) {
-      const bool start_ok = at == 0 || !is_alnum(text[at - 1]);
-      const size_t end = at + w.size();
-      const bool end_ok = stem || end >= text.size() || !is_alnum(text[end]);
-      if (start_ok && end_ok) return true;
-    }
+    for (size_t at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1))
+      if (boundary_before(text, at) && (stem || boundary_after(text, at + w.size()))) return true;
   }
   return false;
 }
 
-// The reporter's words for TensorFlow taking all of a GPU's memory, in any order within
-// one sentence: the GPU's memory, a word for all of it, and a word for taking it ("all
-// the GPU memory is occupied at the beginning of training", "GPU 0 memory is drained by
-// the learner"). Log lines (TF's own allocator messages) are not prose.
 // Calls fn(sentence) for each sentence of a prose line (ended by ". ", "? ", "! " or "; ")
 // until fn returns true. Linear: each stop is searched for again only once passed.
 template <typename Fn>
@@ -757,10 +749,15 @@ void for_each_sentence(std::string_view lower, Fn&& fn) {
   }
 }
 
+// TF's own log lines (a source location, allocator byte counts) are not the reporter's prose.
 bool is_log_line(std::string_view lower) {
   return lower.find(".cc:") != std::string_view::npos || lower.find("bytes") != std::string_view::npos;
 }
 
+// The reporter's words for TensorFlow taking all of a GPU's memory, in any order within
+// one sentence: the GPU's memory, a word for all of it, and a word for taking it ("all
+// the GPU memory is occupied at the beginning of training", "GPU 0 memory is drained by
+// the learner").
 void extract_memory_prose(std::string_view lower, int n, LogFacts& facts) {
   if (facts.flags.count("all_gpu_memory_prose") || is_log_line(lower)) return;
   for_each_sentence(lower, [&](std::string_view sentence) {
@@ -786,16 +783,16 @@ void extract_memory_prose(std::string_view lower, int n, LogFacts& facts) {
 void extract_packages_prose(std::string_view lower, int n, LogFacts& facts) {
   if (facts.flags.count("plain_tf_installed") || is_log_line(lower)) return;
   for_each_sentence(lower, [&](std::string_view sentence) {
+    // The plain name alone: not tensorflow-gpu, tensorflow_estimator, site-packages/tensorflow,
+    // tensorflow.keras (a '.' ending the sentence is fine).
+    auto name_char = [](char c) { return is_alnum(c) || c == '-' || c == '_' || c == '/'; };
+    const std::string_view s = sentence;
     bool plain = false;
-    for (size_t at = sentence.find("tensorflow"); at != std::string_view::npos && !plain;
-         at = sentence.find("tensorflow", at + 1)) {
+    for (size_t at = s.find("tensorflow"); at != std::string_view::npos && !plain; at = s.find("tensorflow", at + 1)) {
       const size_t end = at + 10;
-      const bool start_ok = at == 0 || !(is_alnum(sentence[at - 1]) || sentence[at - 1] == '-' || sentence[at - 1] == '_' ||
-                                          sentence[at - 1] == '/' || sentence[at - 1] == '.');
-      const bool end_ok = end >= sentence.size() || !(is_alnum(sentence[end]) || sentence[end] == '-' ||
-                                                      sentence[end] == '_' || sentence[end] == '/' ||
-                                                      (sentence[end] == '.' && end + 1 < sentence.size() &&
-                                                       is_alnum(sentence[end + 1])));
+      const bool start_ok = at == 0 || !(name_char(s[at - 1]) || s[at - 1] == '.');
+      const bool end_ok =
+          end >= s.size() || !(name_char(s[end]) || (s[end] == '.' && end + 1 < s.size() && is_alnum(s[end + 1])));
       plain = start_ok && end_ok;
     }
     if (!plain) return false;

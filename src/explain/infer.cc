@@ -232,22 +232,6 @@ void cpu_rules(const InferenceInput& in, std::vector<Inference>& out) {
   out.push_back(std::move(inf));
 }
 
-// The compute capabilities of the GPUs a report names: the one it states, and each name the
-// KB resolves to a single capability.
-std::vector<std::pair<kb::ComputeCapability, Fact>> stated_ccs(const LogFacts& f, const kb::KnowledgeBase& kb) {
-  std::vector<std::pair<kb::ComputeCapability, Fact>> ccs;
-  if (!f.compute_capability.empty())
-    if (auto c = kb::ComputeCapability::parse(f.compute_capability.value)) ccs.emplace_back(*c, f.compute_capability);
-  for (const auto& name : f.gpu_names) {
-    auto found = kb.find_gpus_by_name(name.value);
-    if (!found || found->empty()) continue;
-    auto first = found->front()->cc;
-    bool same = std::all_of(found->begin(), found->end(), [&](const kb::Gpu* g) { return g->cc == first; });
-    if (same) ccs.emplace_back(first, name);
-  }
-  return ccs;
-}
-
 // No TensorFlow release stated, but every CUDA toolkit the report names is older than its
 // GPU: none of them builds kernels for that architecture ("RTX 3070 with CUDA 10.1"), so a
 // TensorFlow built with them cannot use the card well or at all; it needs a release built
@@ -266,9 +250,7 @@ void toolkit_older_than_gpu(const InferenceInput& in, const kb::KnowledgeBase& k
     if (!(c->sass_max < newest->first)) return;  // one of them knows the GPU
     named.push_back(c);
   }
-  const kb::CudaRelease* first_ok = nullptr;
-  for (const auto& c : kb.cuda_releases())
-    if (!(c.sass_max < newest->first) && c.sass_max.major != 0 && (!first_ok || c.version < first_ok->version)) first_ok = &c;
+  const kb::CudaRelease* first_ok = kb.first_cuda_building_for(newest->first);
   Inference inf{"cuda_version_mismatch", 0.6, "hardware.toolkit_older_than_gpu", {}};
   inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", newest->first.str()), newest->second));
   for (const kb::CudaRelease* c : named)
@@ -813,6 +795,20 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
 }
 
 }  // namespace
+
+std::vector<std::pair<kb::ComputeCapability, Fact>> stated_ccs(const LogFacts& f, const kb::KnowledgeBase& kb) {
+  std::vector<std::pair<kb::ComputeCapability, Fact>> ccs;
+  if (!f.compute_capability.empty())
+    if (auto c = kb::ComputeCapability::parse(f.compute_capability.value)) ccs.emplace_back(*c, f.compute_capability);
+  for (const auto& name : f.gpu_names) {
+    auto found = kb.find_gpus_by_name(name.value);
+    if (!found || found->empty()) continue;
+    auto first = found->front()->cc;
+    bool same = std::all_of(found->begin(), found->end(), [&](const kb::Gpu* g) { return g->cc == first; });
+    if (same) ccs.emplace_back(first, name);
+  }
+  return ccs;
+}
 
 bool failed_runtime_only_gpu_package_loads(const LogFacts& facts, const kb::KnowledgeBase& kb) {
   const Version first_unified(std::vector<int>{2, 1});  // `tensorflow` itself loads CUDA from 2.1 on

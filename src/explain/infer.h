@@ -30,6 +30,10 @@ struct InferenceInput {
   bool gpu_context = false;  // the log is about using a GPU
 };
 
+// The compute capabilities of the GPUs a report names: the one it states, and each GPU
+// name the KB resolves to a single capability (with the fact it was read from).
+std::vector<std::pair<kb::ComputeCapability, Fact>> stated_ccs(const LogFacts& f, const kb::KnowledgeBase& kb);
+
 // Every inference whose conditions hold. `kb` may be null (then only KB-free ones run).
 std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* kb);
 

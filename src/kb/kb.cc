@@ -259,6 +259,13 @@ const TfjsNodeRelease* KnowledgeBase::find_tfjs_node(const Version& tfjs) const 
   return nullptr;
 }
 
+const CudaRelease* KnowledgeBase::first_cuda_building_for(const ComputeCapability& cc) const {
+  const CudaRelease* first = nullptr;
+  for (const auto& c : cuda_)
+    if (c.sass_max.major != 0 && !(c.sass_max < cc) && (!first || c.version < first->version)) first = &c;
+  return first;
+}
+
 TfLibraries KnowledgeBase::tf_libraries(const TfRelease& tf, Platform p) const {
   TfLibraries out;
   out.platform = p;

@@ -402,6 +402,8 @@ class KnowledgeBase {
   const PlatformNote* platform_note(const TfRelease& tf, Platform p) const;
   // The tfjs-node(-gpu) row whose range holds `tfjs`, or nullptr.
   const TfjsNodeRelease* find_tfjs_node(const Version& tfjs) const;
+  // The oldest CUDA release that builds SASS for `cc` (its sass_max reaches it), or nullptr.
+  const CudaRelease* first_cuda_building_for(const ComputeCapability& cc) const;
 
   // CUDA toolkit by "11.8" / "11.8.0" (major.minor required). kInput / kNotFound with suggestions.
   Result<const CudaRelease*> find_cuda(std::string_view version) const;
