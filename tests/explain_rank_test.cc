@@ -553,5 +553,33 @@ TEST(ExplainRank, ACudaDllInSystem32IsACopyThatShadows) {
             "multiple_cuda_on_path");
 }
 
+// No release named, and the CUDA named is one whose runtime no TensorFlow release opens.
+TEST(ExplainRank, ACudaNoReleaseLoadsIsAMismatchWithoutATfVersion) {
+  auto bad = run("I installed CUDA 9.2 and cuDNN 7.1 but tensorflow-gpu does not use my GTX 1080\n");
+  ASSERT_FALSE(bad.findings.empty());
+  EXPECT_EQ(bad.findings.front().id, "cuda_version_mismatch");
+  EXPECT_GE(bad.findings.front().score, 0.5);  // recognised, not the usual-causes guess
+  // CUDA 9.0 is what tensorflow_gpu 1.5-1.12 open: no such conclusion from the version alone.
+  auto r = run("I installed CUDA 9.0 and cuDNN 7.1 but tensorflow-gpu does not use my GTX 1080\n");
+  for (const auto& f : r.findings)
+    if (f.id == "cuda_version_mismatch")
+      for (const auto& e : f.evidence) EXPECT_EQ(e.fact.find("which no TensorFlow release opens"), std::string::npos);
+  // Nor for a TensorFlow built from source (for whatever CUDA it was configured with).
+  auto src = run("I compiled TensorFlow from source with CUDA 9.2 and the GPU is not used\n");
+  for (const auto& f : src.findings)
+    for (const auto& e : f.evidence) EXPECT_EQ(e.fact.find("which no TensorFlow release opens"), std::string::npos);
+}
+
+// TF 1.x releases are in the KB: a stated 1.x release and CUDA are compared by file name.
+TEST(ExplainRank, Tf1xReleaseAndCudaStatedApartIsAMismatch) {
+  auto r = run("tensorflow-gpu 1.8.0, CUDA 9.2, cuDNN 7.1. TensorFlow does not find the GPU.\n");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "cuda_version_mismatch");
+  EXPECT_GE(r.findings.front().score, 0.7);
+  bool names_file = false;
+  for (const auto& e : r.findings.front().evidence) names_file = names_file || e.fact.find("libcudart.so.9.0") != std::string::npos;
+  EXPECT_TRUE(names_file);
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

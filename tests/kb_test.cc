@@ -136,8 +136,42 @@ TEST(Kb, SourceIdsAreUniqueAndHaveUrls) {
 TEST(Kb, TfReleasesAreSortedWithOneRowPerMinor) {
   auto rel = the_kb().tf_releases();
   for (size_t i = 1; i < rel.size(); ++i) EXPECT_LT(rel[i - 1].series(), rel[i].series()) << rel[i].version.str();
-  EXPECT_EQ(rel.front().version.str(), "1.13.1");
+  EXPECT_EQ(rel.front().version.str(), "1.0.0");
   EXPECT_EQ(rel.back().version.str(), "2.21.0");
+}
+
+// The tensorflow_gpu 1.0-1.12 rows, as the real PyPI wheels link and check them (readelf,
+// objdump; see kb/tensorflow.toml's derivations): known to matrix and explain, never planned.
+TEST(Kb, TensorflowGpu1xRowsAreWhatTheWheelsLoad) {
+  const auto& kb = the_kb();
+  auto row = [&](const std::string& v) {
+    const kb::TfRelease* r = kb.find_tf(*Version::parse(v));
+    EXPECT_NE(r, nullptr) << v;
+    return r;
+  };
+  auto name = [&](const kb::TfRelease* r, Platform p, std::string_view component) {
+    for (const auto& l : kb.tf_libraries(*r, p).libraries)
+      if (l.component == component) return l.file;
+    return std::string();
+  };
+  for (int minor = 0; minor <= 12; ++minor) {
+    const kb::TfRelease* r = row("1." + std::to_string(minor));
+    ASSERT_NE(r, nullptr) << minor;
+    EXPECT_FALSE(r->plan) << r->version.str();
+    EXPECT_EQ(r->cuda.str(), minor <= 4 ? "8.0" : "9.0") << r->version.str();
+  }
+  const kb::TfRelease* r112 = row("1.12");
+  EXPECT_EQ(r112->cudnn.str(), "7.1");  // compiled against 7.1.4, though the r1.12 page said 7.2
+  EXPECT_EQ(name(r112, Platform::kLinux, "cudart"), "libcudart.so.9.0");
+  EXPECT_EQ(name(r112, Platform::kWindows, "cudnn"), "cudnn64_7.dll");
+  EXPECT_EQ(row("1.11")->cudnn.str(), "7.2");
+  EXPECT_EQ(name(row("1.4"), Platform::kLinux, "cudnn"), "libcudnn.so.6");
+  EXPECT_EQ(name(row("1.2"), Platform::kWindows, "cublas"), "cublas64_80.dll");
+  // The last CUDA builds for macOS were 1.0 and 1.1.
+  EXPECT_TRUE(row("1.1")->has_gpu_build(Platform::kMacos));
+  EXPECT_EQ(name(row("1.1"), Platform::kMacos, "cudnn"), "libcudnn.5.dylib");
+  EXPECT_FALSE(row("1.2")->has_gpu_build(Platform::kMacos));
+  EXPECT_TRUE(row("1.13")->plan);
 }
 
 TEST(Kb, EveryTfMinorFrom113To221IsPresent) {
@@ -281,7 +315,7 @@ TEST(Kb, CudaReleasesAreSortedUniqueMajorMinor) {
     EXPECT_EQ(rel[i].version.size(), 2u) << rel[i].version.str();
     if (i) EXPECT_LT(rel[i - 1].version, rel[i].version);
   }
-  EXPECT_EQ(rel.front().version.str(), "9.0");
+  EXPECT_EQ(rel.front().version.str(), "8.0");
   EXPECT_EQ(rel.back().version.major(), 13);
 }
 

@@ -113,6 +113,20 @@ TEST(PlanSolver, DriverTooOldForEveryCudaMakesDriverUpdateStepOne) {
   EXPECT_TRUE(p.runners_up.empty());
 }
 
+// A release the KB keeps only for matrix and explain (plan = false) is planned when asked for.
+TEST(PlanSolver, ATensorflow1xRowIsPlannedOnlyWhenAskedFor) {
+  MachineFlags flags{"linux", "10de:1b80", "390.10", ""};  // GTX 1080: CUDA 9.0 runs on 390
+  auto unasked = plan_for(flags);
+  EXPECT_EQ(unasked.status, PlanStatus::kNeedsDriverUpdate);
+  ASSERT_TRUE(unasked.chosen);
+  EXPECT_FALSE(unasked.chosen->tf->version < *Version::parse("1.13"));
+  auto asked = plan_for(flags, {std::nullopt, std::string("1.12"), Preference::kReuse});
+  ASSERT_TRUE(asked.chosen);
+  EXPECT_EQ(asked.chosen->tf->version.str(), "1.12.0");
+  EXPECT_EQ(asked.chosen->cuda.str(), "9.0");
+  EXPECT_EQ(asked.chosen->package, "tensorflow-gpu");
+}
+
 TEST(PlanSolver, Wsl2DriverStepPointsAtTheWindowsHost) {
   auto flags = classic_machine();
   flags.driver = "400.00";

@@ -33,7 +33,8 @@ std::vector<std::string> gpu_specific_fix(const Finding& finding, const explain:
   const kb::TfRelease* first_tf = nullptr;
   const kb::TfRelease* last_tf = nullptr;
   for (const auto& r : kb.tf_releases()) {
-    if (r.cuda.empty() || !r.has_gpu_build(p) || r.cuda.truncated(2) < cuda->version) continue;
+    // Only releases tfgpu would set up today (the KB's plan flag): not a 2017 tensorflow_gpu 1.0.
+    if (!r.plan || r.cuda.empty() || !r.has_gpu_build(p) || r.cuda.truncated(2) < cuda->version) continue;
     if (!first_tf || r.version < first_tf->version) first_tf = &r;
     if (!last_tf || last_tf->version < r.version) last_tf = &r;
   }

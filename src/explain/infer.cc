@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -116,15 +117,16 @@ void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::
     }
   }
   if (f.os.value == "macos" && in.gpu_context) {
-    // No release in the KB has a macOS CUDA build; a stated one must not have it either.
-    bool any_mac_gpu = false;
-    for (const auto& r : kb.tf_releases()) any_mac_gpu = any_mac_gpu || r.has_gpu_build(Platform::kMacos);
+    // The stated release has no macOS CUDA build; with none stated, the current one has
+    // none (only tensorflow_gpu 1.0-1.1 had one: less sure when the wording is TF 1.x).
     const kb::TfRelease* r = nullptr;
     bool newer = false;
     if (!f.tf_version.empty()) r = tf_row(kb, f.tf_version.value, &newer);
-    if (r ? !r->has_gpu_build(Platform::kMacos) : !any_mac_gpu) {
+    const bool old_wording = !r && f.flag("tf_before_2_1");
+    if (r ? !r->has_gpu_build(Platform::kMacos) : !kb.tf_releases().back().has_gpu_build(Platform::kMacos)) {
       // As on Windows: a failed install outranks the platform of a release not installed.
-      Inference inf{"macos_gpu_unsupported", f.flag("pip_failed") ? 0.4 : 0.9, "platform.macos_no_cuda_build", {}};
+      Inference inf{"macos_gpu_unsupported", f.flag("pip_failed") ? 0.4 : (old_wording ? 0.75 : 0.9),
+                    "platform.macos_no_cuda_build", {}};
       inf.evidence.push_back(from_fact("the report is from macOS", f.os));
       const kb::TfRelease& row = r ? *r : kb.tf_releases().back();
       if (const kb::PlatformNote* note = kb.platform_note(row, Platform::kMacos))
@@ -427,6 +429,46 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
     inf.evidence.push_back(from_kb(msg, kb.cite(*r)));
     out.push_back(std::move(inf));
     return;
+  }
+  // No release named, but the CUDA named is one no TensorFlow release loads: its runtime's
+  // file name (libcudart.so.9.2, cudart64_92.dll) is none a release's GPU build opens, so
+  // whichever TensorFlow is installed does not find it. Not for a CUDA that conda brings
+  // into the environment (the TF from conda uses that one), nor for a build from source.
+  if (f.tf_version.empty() &&
+      (gpu_missing(f) || !f.failed_libraries.empty() || f.flag("failure_stated") || f.flag("gpu_wanted")) &&
+      f.cuda_kind.value != "conda" && !f.flag("conda") && !f.flag("pip_cuda") && !f.flag("tf_built_from_source")) {
+    if (const kb::CudaRelease* have = kb.find_cuda(stated->truncated(2)); have && stated->size() >= 2) {
+      std::vector<Platform> platforms = {p};
+      if (f.os.empty()) platforms = {Platform::kLinux, Platform::kWindows};
+      bool any_file = false, loaded = false;
+      std::string have_file;
+      std::map<Version, std::string> wanted;  // by CUDA version, for the evidence
+      for (Platform q : platforms) {
+        auto hf = cuda_file(*have, q, "cudart");
+        if (!hf) continue;
+        any_file = true;
+        if (have_file.empty()) have_file = *hf;
+        for (const auto& r : kb.tf_releases()) {
+          if (r.cuda.empty() || !r.has_gpu_build(q)) continue;
+          const kb::CudaRelease* want = kb.find_cuda(r.cuda.truncated(2));
+          auto wf = want ? cuda_file(*want, q, "cudart") : std::nullopt;
+          if (!wf) continue;
+          if (iequals(*wf, *hf)) loaded = true;
+          if (q == platforms.front()) wanted.emplace(want->version, *wf);
+        }
+      }
+      if (any_file && !loaded) {
+        Inference inf{"cuda_version_mismatch", in.gpu_context ? 0.55 : 0.45, "runtime.cuda_no_release_loads", {}};
+        inf.evidence.push_back(from_fact(fmt::format("CUDA {} stated", f.cuda_version.value), f.cuda_version));
+        std::vector<std::string> names;
+        for (const auto& [v, name] : wanted)
+          if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        inf.evidence.push_back(from_kb(fmt::format("CUDA {} ships {}, which no TensorFlow release opens (they open {})",
+                                                   stated->truncated(2).str(), have_file, join(names, ", ")),
+                                       kb.cite(*have)));
+        out.push_back(std::move(inf));
+      }
+    }
   }
   if (native_windows) {
     int newest_major = 0;

@@ -93,6 +93,9 @@ struct TfRelease {
   Provenance cc_prov;
   std::string cc_note;
   std::vector<std::string> notes;
+  // false: known (matrix, explain, doctor read it) but never proposed by `plan` unless
+  // asked for by --tf; the row's notes say why.
+  bool plan = true;
   Provenance prov;
 
   Version series() const { return version.truncated(2); }

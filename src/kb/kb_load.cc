@@ -216,6 +216,7 @@ class KbLoader {
         t.cc_note = r.str_or("cc_note");
       }
       t.notes = r.strings("notes");
+      t.plan = r.boolean_or("plan", true);
       t.prov = r.prov();
       kb.tf_.push_back(std::move(t));
     });

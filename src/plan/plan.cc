@@ -436,7 +436,8 @@ Result<PlanResult> solve(const Machine& machine, const PlanRequest& request, con
 
   std::vector<Evaluated> all;
   for (const auto& tf : kb.tf_releases())
-    all.push_back(evaluate(tf, machine, target, tf_platform, driver_platform, request.preference, kb, pk));
+    if (tf.plan || (wanted && wanted->version == tf.version))
+      all.push_back(evaluate(tf, machine, target, tf_platform, driver_platform, request.preference, kb, pk));
   std::sort(all.begin(), all.end(), [](const Evaluated& a, const Evaluated& b) { return a.option.tf->version > b.option.tf->version; });
 
   std::vector<const Evaluated*> feasible, driver_only;
