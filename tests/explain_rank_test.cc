@@ -581,5 +581,14 @@ TEST(ExplainRank, Tf1xReleaseAndCudaStatedApartIsAMismatch) {
   EXPECT_TRUE(names_file);
 }
 
+// A TensorFlow 1.x log (device names without "device:", up to 1.3) that knows no GPU and
+// never mentions CUDA: the 1.x GPU build links CUDA at import, so this is the CPU package.
+TEST(ExplainRank, Tf1xLogWithNoKnownDeviceAndNoCudaIsTheCpuPackage) {
+  EXPECT_EQ(top("I tensorflow/core/common_runtime/direct_session.cc:45] Direct session inter op parallelism threads: 8\n"
+                "Device mapping: no known devices.\n"
+                "I tensorflow/core/common_runtime/simple_placer.cc:289] conv1/weights: /job:localhost/replica:0/task:0/cpu:0\n"),
+            "wrong_package");
+}
+
 }  // namespace
 }  // namespace tfgpu::explain
