@@ -465,7 +465,7 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
           if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
         inf.evidence.push_back(from_kb(fmt::format("CUDA {} ships {}, which no TensorFlow release opens (they open {})",
                                                    stated->truncated(2).str(), have_file, join(names, ", ")),
-                                       kb.cite(*have)));
+                                       kb.cite_libraries(*have)));
         out.push_back(std::move(inf));
       }
     }

@@ -181,12 +181,13 @@ Result<Machine> describe_machine(const Snapshot* snap, const MachineFlags& flags
     if (!v || v->size() < 2)
       return fail(Error::usage(fmt::format("--python '{}': expected major.minor, e.g. 3.10", flags.python)));
     m.python = v->truncated(2);
-    // A Python no TensorFlow release has wheels for (2.7, 3.99) is a typo or a dead end,
-    // not a plan to search: say which ones the KB knows.
+    // A Python no plannable TensorFlow release has wheels for (3.99, 3.4) is a typo or a
+    // dead end, not a plan to search: say which ones the KB knows.
     std::set<Version> known;
     for (const auto& tf : kb.tf_releases())
-      for (const auto& [platform, pys] : tf.python)
-        for (const auto& py : pys) known.insert(py.truncated(2));
+      if (tf.plan)
+        for (const auto& [platform, pys] : tf.python)
+          for (const auto& py : pys) known.insert(py.truncated(2));
     if (!known.empty() && !known.count(*m.python))
       return fail(Error::usage(fmt::format(
           "--python {}: no TensorFlow release in the knowledge base has wheels for Python {}; give one of {} to {} "
