@@ -238,5 +238,13 @@ TEST(ExplainExtract, VersionAfterStopsAtPathsAndComparisons) {
   EXPECT_TRUE(labelled);
 }
 
+// conda's __cuda virtual package is the driver's newest CUDA, as nvidia-smi's "CUDA Version"
+// (https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-virtual.html).
+TEST(ExplainExtract, CondaVirtualCudaPackageIsTheDriversNotAToolkit) {
+  auto f = facts_of("       virtual packages : __cuda=11.1=0\n                          __win=0=0\n");
+  EXPECT_TRUE(f.cuda_version.empty());
+  EXPECT_EQ(f.driver_cuda_version.value, "11.1");
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

@@ -251,6 +251,13 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
     }
     return;  // the CUDA on an nvidia-smi line is the driver's, not an installed toolkit
   }
+  // conda's virtual package (`conda info`: "virtual packages : __cuda=11.1=0") is likewise
+  // the newest CUDA the display driver supports, not a toolkit in the environment.
+  if (size_t p = lower.find("__cuda="); p != std::string_view::npos) {
+    auto v = version_after(lower, p + 7, VersionOf::kCuda);
+    if (v && version_sane(VersionOf::kCuda, *v)) set_fact(facts.driver_cuda_version, *v, n);
+    return;
+  }
   auto conda = lower.find("conda") != std::string_view::npos;
   for_each_keyword(lower, "cudatoolkit", [&](size_t end) {
     auto v = version_after(lower, end, VersionOf::kCuda);
