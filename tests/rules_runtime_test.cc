@@ -2,6 +2,8 @@
 // conda conflicts, XLA, the Visual C++ runtime.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "rules/rule_list.h"
 #include "rules/rule_support.h"
 #include "support/doctor_scenarios.h"
@@ -54,6 +56,30 @@ TEST(RuleCudaLibraries, Cuda12ForTf210SuggestsATfThatLoadsIt) {
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].id, "cuda_version_mismatch");
   EXPECT_NE(f[0].fix.back().find("tensorflow==2.17.*"), std::string::npos) << f[0].fix.back();
+}
+
+// The release suggested for the CUDA at hand is one tfgpu plans (not a tensorflow_gpu 1.x
+// row), under the name of its CUDA build: "tensorflow-gpu" up to 2.0, whose plain
+// "tensorflow" package is the CPU-only one.
+TEST(RuleCudaLibraries, ATfForCuda100IsNamedByItsGpuPackage) {
+  Snapshot s = load_scenario("linux_cuda12_for_tf210");
+  const std::map<std::string, std::string> cuda100 = {
+      {"cudart", "libcudart.so.10.0"}, {"cublas", "libcublas.so.10.0"}, {"cufft", "libcufft.so.10.0"},
+      {"curand", "libcurand.so.10.0"}, {"cusolver", "libcusolver.so.10.0"}, {"cusparse", "libcusparse.so.10.0"},
+      {"cudnn", "libcudnn.so.7"}};
+  int renamed = 0;
+  for (auto& l : s.libraries) {
+    auto it = cuda100.find(l.component);
+    if (it == cuda100.end()) continue;
+    l.path = l.path.substr(0, l.path.rfind('/') + 1) + it->second;
+    l.name = l.elf.soname = it->second;
+    ++renamed;
+  }
+  ASSERT_GE(renamed, 6);
+  auto f = rules::rule_cuda_libraries(s, test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "cuda_version_mismatch");
+  EXPECT_NE(f[0].fix.back().find("\"tensorflow-gpu==2.0.*\""), std::string::npos) << f[0].fix.back();
 }
 
 // CUDA 13's libcusparse.so.12 and cuDNN 9 for CUDA 13 answer a CUDA 12 TF's dlopen by

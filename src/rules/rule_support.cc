@@ -317,7 +317,8 @@ const kb::TfRelease* newest_release_that_loads(const Snapshot& s, const TfEnv& e
   if (!p) return nullptr;
   const kb::TfRelease* best = nullptr;
   for (const auto& rel : kb.tf_releases()) {
-    if (!rel.has_gpu_build(*p)) continue;
+    // Only a release tfgpu would set up today (the KB's plan flag), not a 2017 tensorflow_gpu.
+    if (!rel.plan || !rel.has_gpu_build(*p)) continue;
     kb::TfLibraries libs = kb.tf_libraries(rel, *p);
     if (!libs.gpu_build || libs.libraries.empty()) continue;
     bool all = true;
@@ -331,6 +332,12 @@ const kb::TfRelease* newest_release_that_loads(const Snapshot& s, const TfEnv& e
     if (all) best = &rel;  // rows are sorted ascending: the last hit is the newest
   }
   return best;
+}
+
+std::string gpu_package_name(const kb::KnowledgeBase& kb, const kb::TfRelease& rel, Platform p) {
+  for (const kb::TfPackage* pkg : kb.packages_for(rel, p))
+    if (pkg->role == "gpu") return pkg->name;
+  return "tensorflow";
 }
 
 bool has_and_cuda_extra(const kb::KnowledgeBase& kb, const kb::TfRelease& rel) {
