@@ -172,6 +172,10 @@ TEST(Kb, TensorflowGpu1xRowsAreWhatTheWheelsLoad) {
   EXPECT_EQ(name(row("1.1"), Platform::kMacos, "cudnn"), "libcudnn.5.dylib");
   EXPECT_FALSE(row("1.2")->has_gpu_build(Platform::kMacos));
   EXPECT_TRUE(row("1.13")->plan);
+  // 1.0-1.12 link CUDA (a missing library fails the import); 1.14 on open it at run time.
+  EXPECT_TRUE(kb.tf_libraries(*r112, Platform::kLinux).linked);
+  EXPECT_TRUE(kb.tf_libraries(*r112, Platform::kWindows).linked);
+  EXPECT_FALSE(kb.tf_libraries(*row("2.5"), Platform::kLinux).linked);
 }
 
 TEST(Kb, EveryTfMinorFrom113To221IsPresent) {

@@ -736,9 +736,10 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
     out.push_back(std::move(inf));
   }
   // tensorflow-gpu 1.x named, the import works, the GPU is unused and TensorFlow never
-  // mentions CUDA: a 1.x GPU build links CUDA at import (a missing CUDA fails the import, it
-  // does not fall back to the CPU), so the TensorFlow that imports is the CPU-only
-  // `tensorflow` package installed next to it (both install the same `tensorflow` module).
+  // mentions CUDA: a GPU build up to 1.13 links CUDA at import (a missing CUDA fails the
+  // import), and 1.14-2.0 log every CUDA library they cannot open; silence about CUDA means
+  // the TensorFlow that imports is the CPU-only `tensorflow` package installed next to it
+  // (both install the same `tensorflow` module).
   if (gpu_missing(f) && !works && cuda_silent && gpu_pkg && !cpu_pkg && !colab && old_tf && !f.flag("pip_failed")) {
     Inference inf{"wrong_package", 0.45, "framework.gpu_package_shadowed_before_2_1", {}};
     inf.evidence.push_back(from_fact("the GPU is not used", gpu_missing_fact(f)));

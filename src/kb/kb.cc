@@ -283,6 +283,7 @@ TfLibraries KnowledgeBase::tf_libraries(const TfRelease& tf, Platform p) const {
   if (it == set->names.end()) return out;
   out.gpu_build = true;
   out.must_load_verified = set->must_load_verified;
+  out.linked = set->linked;
   for (const auto& n : it->second) {
     bool must = std::find(set->must_load.begin(), set->must_load.end(), n.component) != set->must_load.end();
     bool init = std::find(set->platform_init.begin(), set->platform_init.end(), n.component) != set->platform_init.end();

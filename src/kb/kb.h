@@ -74,6 +74,9 @@ struct LibrarySet {
   // Components TF's CUDA platform initialisation loads and initialises before it counts
   // devices ("driver", and "nvml" where TF calls nvmlInit): one failing = no GPU at all.
   std::vector<std::string> platform_init;
+  // true: the must-load libraries are linked into TensorFlow's native modules (TF 1.x), so
+  // a missing one fails `import tensorflow` instead of TF skipping the GPU.
+  bool linked = false;
   std::vector<LibrarySetDerivation> derivations;
   std::map<Platform, std::vector<LibraryName>> names;  // in canonical component order
   std::vector<std::string> notes;
@@ -327,6 +330,7 @@ struct TfLibraries {
   bool gpu_build = false;            // false: the platform's wheel is CPU-only, `libraries` is empty
   std::vector<LibraryEntry> libraries;  // driver first, then the toolkit libraries, cuDNN last
   bool must_load_verified = true;
+  bool linked = false;  // the set's `linked`: a missing must-load library fails the import
   std::vector<std::string> notes;
   std::vector<Citation> cites;
 };

@@ -139,7 +139,7 @@ template <class Ar> void io(Ar& a, Provenance& r) { fields(a, r.source, r.verifi
 template <class Ar> void io(Ar& a, LibraryName& r) { fields(a, r.component, r.file); }
 template <class Ar> void io(Ar& a, LibrarySetDerivation& r) { fields(a, r.tf, r.method, r.what, r.how); }
 template <class Ar> void io(Ar& a, LibrarySet& r) {
-  fields(a, r.id, r.must_load, r.must_load_verified, r.platform_init, r.derivations, r.names, r.notes, r.prov);
+  fields(a, r.id, r.must_load, r.must_load_verified, r.platform_init, r.linked, r.derivations, r.names, r.notes, r.prov);
 }
 template <class Ar> void io(Ar& a, TfRelease& r) {
   fields(a, r.version, r.python, r.cuda, r.cudnn, r.gpu_platforms, r.library_set, r.compute_capabilities, r.cc_prov,

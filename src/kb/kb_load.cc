@@ -228,6 +228,7 @@ class KbLoader {
       s.id = r.str("id");
       s.must_load = r.strings("must_load");
       s.must_load_verified = r.boolean_or("must_load_verified", true);
+      s.linked = r.boolean_or("linked", false);
       // Every release loads the driver first; a set says so explicitly or gets it.
       s.platform_init = r.has("platform_init") ? r.strings("platform_init") : std::vector<std::string>{"driver"};
       if (const toml::array* ds = r.array("derivation")) {

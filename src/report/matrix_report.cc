@@ -92,7 +92,9 @@ void render_tf_detail(std::string& o, const MatrixResult& r) {
     o += fmt::format("  [and-cuda]    {}{}\n", join(d.and_cuda->wheels, " "), d.and_cuda->prov.verified ? "" : " (unverified)");
   }
   if (d.libraries.gpu_build) {
-    o += fmt::format("  Libraries TensorFlow loads (* = must all load, or TensorFlow skips the GPU{}):\n",
+    o += fmt::format("  Libraries TensorFlow loads (* = {}{}):\n",
+                     d.libraries.linked ? "linked: a missing one fails `import tensorflow`"
+                                        : "must all load, or TensorFlow skips the GPU",
                      d.libraries.must_load_verified ? "" : "; set unverified");
     for (const auto& l : d.libraries.libraries)
       o += fmt::format("    {} {:<9} {}\n", l.must_load ? "*" : " ", l.component, l.file);
@@ -341,6 +343,7 @@ nlohmann::json matrix_to_json(const MatrixResult& r) {
       libs.push_back({{"component", l.component}, {"file", l.file}, {"must_load", l.must_load}, {"platform_init", l.platform_init}});
     t["libraries"] = libs;
     t["libraries_must_load_verified"] = d.libraries.must_load_verified;
+    t["libraries_linked"] = d.libraries.linked;
     t["library_notes"] = d.libraries.notes;
     json pk = json::array();
     for (const auto* pkg : d.packages)
