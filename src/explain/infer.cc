@@ -434,8 +434,9 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
   // file name (libcudart.so.9.2, cudart64_92.dll) is none a release's GPU build opens, so
   // whichever TensorFlow is installed does not find it. Not for a CUDA that conda brings
   // into the environment (the TF from conda uses that one), nor for a build from source.
-  if (f.tf_version.empty() &&
-      (gpu_missing(f) || !f.failed_libraries.empty() || f.flag("failure_stated") || f.flag("gpu_wanted")) &&
+  // (Not when TensorFlow names the file it failed to open: that evidence is more specific.)
+  if (f.tf_version.empty() && f.failed_libraries.empty() &&
+      (gpu_missing(f) || f.flag("failure_stated") || f.flag("gpu_wanted")) &&
       f.cuda_kind.value != "conda" && !f.flag("conda") && !f.flag("pip_cuda") && !f.flag("tf_built_from_source")) {
     if (const kb::CudaRelease* have = kb.find_cuda(stated->truncated(2)); have && stated->size() >= 2) {
       std::vector<Platform> platforms = {p};
