@@ -163,5 +163,21 @@ TEST(ExplainCli, WithoutAReleaseTheFixNamesTheFirstReleaseBuiltForTheGpu) {
       << fix;
 }
 
+// No release stated, but TensorFlow names the file it could not open: the KB's library sets
+// say which releases open it and with which CUDA (TF 1.5-1.12's self-check on Windows).
+TEST(ExplainCli, WithoutAReleaseTheFixNamesWhatOpensTheFailedFile) {
+  auto p = write_temp("tf1win.txt",
+                      "ImportError: Could not find 'cudart64_90.dll'. TensorFlow requires that this DLL be installed in "
+                      "a directory that is named in your %PATH% environment variable.\nI have CUDA 9.2 on Windows 10.\n");
+  auto r = run({"--json", "explain", p.string()});
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_FALSE(j["findings"].empty());
+  EXPECT_EQ(j["findings"][0]["id"], "cuda_version_mismatch");
+  std::string fix = j["findings"][0]["fix"].dump();
+  EXPECT_NE(fix.find("cudart64_90.dll is what TensorFlow 1.5-1.12 open (built with CUDA 9.0): install CUDA 9.0"),
+            std::string::npos)
+      << fix;
+}
+
 }  // namespace
 }  // namespace tfgpu

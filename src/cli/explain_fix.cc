@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -47,6 +48,49 @@ std::vector<std::string> gpu_specific_fix(const Finding& finding, const explain:
   return steps;
 }
 
+// No release stated, but TensorFlow named the CUDA / cuDNN file it could not open: the KB's
+// library sets say which releases open that file, and with which CUDA / cuDNN.
+std::vector<std::string> failed_file_fix(const Finding& finding, const explain::LogFacts& facts,
+                                         const kb::KnowledgeBase& kb) {
+  std::vector<std::string> steps;
+  if (finding.id != "cuda_version_mismatch" && finding.id != "cudart_missing" && finding.id != "cudnn_missing" &&
+      finding.id != "cudnn_version_mismatch")
+    return steps;
+  const bool cudnn = finding.id.starts_with("cudnn");
+  for (const auto& l : facts.failed_libraries) {
+    if ((l.component == "cudnn") != cudnn) continue;
+    const Platform p = ends_with(to_lower(l.name), ".dll") ? Platform::kWindows : Platform::kLinux;
+    const kb::TfRelease* first = nullptr;
+    const kb::TfRelease* last = nullptr;
+    std::set<Version> builds;  // the CUDA (or cuDNN) those releases were built with
+    for (const auto& r : kb.tf_releases()) {
+      if (!r.has_gpu_build(p)) continue;
+      bool opens = false;
+      for (const auto& e : kb.tf_libraries(r, p).libraries) opens = opens || iequals(e.file, l.name);
+      if (!opens) continue;
+      if (!first) first = &r;
+      last = &r;
+      builds.insert(cudnn ? r.cudnn : r.cuda);
+    }
+    if (!first) continue;
+    const std::string what = cudnn ? "cuDNN" : "CUDA";
+    const std::string range = first == last ? first->series().str()
+                                            : fmt::format("{}-{}", first->series().str(), last->series().str());
+    const std::string built = builds.size() == 1 ? fmt::format("{} {}", what, builds.begin()->str())
+                                                 : fmt::format("{} {} to {}", what, builds.begin()->str(), builds.rbegin()->str());
+    const std::string install = builds.size() == 1 ? fmt::format("install {} {}", what, builds.begin()->str())
+                                                   : fmt::format("install the {} your release was built with", what);
+    steps.push_back(fmt::format("{} is what TensorFlow {} open{} (built with {}): {} and put its {} folder on {} "
+                                "(tfgpu matrix --tf {} for the whole set), or use a TensorFlow release built for the {} "
+                                "you have",
+                                l.name, range, first == last ? "s" : "", built, install,
+                                p == Platform::kWindows ? "bin" : "lib64", p == Platform::kWindows ? "PATH" : "LD_LIBRARY_PATH",
+                                last->series().str(), what));
+    break;
+  }
+  return steps;
+}
+
 }  // namespace
 
 std::vector<std::string> version_specific_fix(const Finding& finding, const explain::LogFacts& facts,
@@ -54,7 +98,11 @@ std::vector<std::string> version_specific_fix(const Finding& finding, const expl
   std::vector<std::string> steps;
   if (std::find(kRuntimeFindings.begin(), kRuntimeFindings.end(), finding.id) == kRuntimeFindings.end()) return steps;
   if (facts.os.value == "macos") return steps;
-  if (facts.tf_version.empty()) return gpu_specific_fix(finding, facts, kb);
+  if (facts.tf_version.empty()) {
+    steps = failed_file_fix(finding, facts, kb);
+    if (steps.empty()) steps = gpu_specific_fix(finding, facts, kb);
+    return steps;
+  }
   auto v = Version::parse(facts.tf_version.value);
   if (!v || v->size() < 2) return steps;
   const kb::TfRelease* r = kb.find_tf(*v);
