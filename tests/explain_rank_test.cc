@@ -590,5 +590,21 @@ TEST(ExplainRank, Tf1xLogWithNoKnownDeviceAndNoCudaIsTheCpuPackage) {
             "wrong_package");
 }
 
+// A failure on macOS that is not about a GPU (NumPy, here) is not "no CUDA build for macOS".
+TEST(ExplainRank, MacosWithoutAGpuInTheReportIsNotThePlatform) {
+  EXPECT_EQ(top("On OS X with NumPy 1.8, import tensorflow fails:\n"
+                "RuntimeError: module compiled against API version a but this version of numpy is 9\n"),
+            "numpy_abi_mismatch");
+}
+
+// pip finds no TensorFlow, but the release named has a wheel for exactly this Python on
+// native Windows: the interpreter is 32-bit, not a Python without wheels.
+TEST(ExplainRank, NoDistributionForAPythonTheNamedReleaseHasIs32BitOnWindows) {
+  EXPECT_EQ(top("Windows 10 Home; TensorFlow version 2.3; Python 3.8\n"
+                "ERROR: Could not find a version that satisfies the requirement tensorflow (from versions: none)\n"
+                "ERROR: No matching distribution found for tensorflow\n"),
+            "python_32bit");
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

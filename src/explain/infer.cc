@@ -116,7 +116,12 @@ void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::
       out.push_back(std::move(inf));
     }
   }
-  if (f.os.value == "macos" && in.gpu_context) {
+  // On macOS only a report that is about a GPU (wants one, misses one, names CUDA, cuDNN, a
+  // GPU or a CUDA library): any other failure there (NumPy, Python) is not the platform's.
+  const bool about_gpu = f.flag("gpu_wanted") || f.flag("gpu_missing") || f.flag("gpu_seen") || f.flag("pip_cuda") ||
+                         !f.gpu_names.empty() || !f.cuda_version.empty() || !f.cudnn_version.empty() ||
+                         !f.failed_libraries.empty() || !f.loaded_libraries.empty();
+  if (f.os.value == "macos" && in.gpu_context && about_gpu) {
     // The stated release has no macOS CUDA build; with none stated, the current one has
     // none (only tensorflow_gpu 1.0-1.1 had one: less sure when the wording is TF 1.x).
     const kb::TfRelease* r = nullptr;
@@ -213,9 +218,13 @@ void python_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
     out.push_back(std::move(inf));
   } else {
     // The Python version has wheels, yet pip finds none: the interpreter is not 64-bit.
-    // Weaker than "Python version not supported": the KB knows today's wheels, and the
-    // report may predate the release that added this Python.
-    Inference inf{"python_32bit", p == Platform::kWindows ? 0.4 : 0.3, "python.supported_version_no_wheel", {}};
+    // Weaker than "Python version not supported" when only some release has them (the report
+    // may predate the release that added this Python); stronger when the release the report
+    // names has a wheel for exactly this Python on native Windows (on Linux an old pip that
+    // does not know the manylinux tag is as likely).
+    const bool release_has_it = r && !newer;
+    const double w = p == Platform::kWindows ? (release_has_it ? 0.6 : 0.4) : 0.3;  // Linux: an old pip, as often
+    Inference inf{"python_32bit", w, "python.supported_version_no_wheel", {}};
     inf.evidence.push_back(from_fact(fmt::format("Python {} stated, which has TensorFlow wheels", f.python_version.value),
                                      f.python_version));
     inf.evidence.push_back(from_kb(basis, cite));
