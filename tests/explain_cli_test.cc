@@ -132,18 +132,23 @@ TEST(ExplainCli, MarkdownHasTheTopFindingAndItsFix) {
   EXPECT_NE(r.out.find("Fix:"), std::string::npos);
 }
 
+// The top finding's id and its fix steps (as JSON text) for a report written to a file.
+std::pair<std::string, std::string> top_finding_and_fix(const char* file, std::string_view report) {
+  auto p = write_temp(file, std::string(report));
+  auto r = run({"--json", "explain", p.string()});
+  auto j = nlohmann::json::parse(r.out);
+  if (j["findings"].empty()) return {"", ""};
+  return {j["findings"][0]["id"].get<std::string>(), j["findings"][0]["fix"].dump()};
+}
+
 // A report that states its TF release gets fix steps with that release's CUDA / cuDNN and
 // the commands for its platform (KB + packaging rows), before the generic steps.
 TEST(ExplainCli, FixNamesTheCudaAndCudnnOfTheStatedRelease) {
-  auto p = write_temp("win210.txt",
-                      "Windows 10, TensorFlow 2.10.0, the GPU is not detected\n"
-                      "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
-                      "'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n");
-  auto r = run({"--json", "explain", p.string()});
-  auto j = nlohmann::json::parse(r.out);
-  ASSERT_FALSE(j["findings"].empty());
-  EXPECT_EQ(j["findings"][0]["id"], "cudart_missing");
-  std::string fix = j["findings"][0]["fix"].dump();
+  auto [id, fix] = top_finding_and_fix("win210.txt",
+                                       "Windows 10, TensorFlow 2.10.0, the GPU is not detected\n"
+                                       "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load "
+                                       "dynamic library 'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n");
+  EXPECT_EQ(id, "cudart_missing");
   EXPECT_NE(fix.find("CUDA 11.2 and cuDNN 8.1"), std::string::npos) << fix;
   EXPECT_NE(fix.find("cudatoolkit=11.2 cudnn=8.1.0"), std::string::npos) << fix;
   EXPECT_NE(fix.find("CUDA\\\\v11.2\\\\bin"), std::string::npos) << fix;
@@ -152,13 +157,9 @@ TEST(ExplainCli, FixNamesTheCudaAndCudnnOfTheStatedRelease) {
 TEST(ExplainCli, WithoutAReleaseTheFixNamesTheFirstReleaseBuiltForTheGpu) {
   // RTX 3070 = compute capability 8.6 (KB); CUDA 11.1 is the first to build for it; the
   // first release built with CUDA >= 11.1 is TF 2.5 (CUDA 11.2).
-  auto p = write_temp("ampere.txt", "GPU Nvidia RTX 3070 8GB on Ubuntu 20.04.\nThe tool only runs with CUDA 10.1; I "
-                                    "tried CUDA 11.0 too, the GPU is not used.\n");
-  auto r = run({"--json", "explain", p.string()});
-  auto j = nlohmann::json::parse(r.out);
-  ASSERT_FALSE(j["findings"].empty());
-  EXPECT_EQ(j["findings"][0]["id"], "cuda_version_mismatch");
-  std::string fix = j["findings"][0]["fix"].dump();
+  auto [id, fix] = top_finding_and_fix("ampere.txt", "GPU Nvidia RTX 3070 8GB on Ubuntu 20.04.\nThe tool only runs with "
+                                                     "CUDA 10.1; I tried CUDA 11.0 too, the GPU is not used.\n");
+  EXPECT_EQ(id, "cuda_version_mismatch");
   EXPECT_NE(fix.find("compute capability 8.6 needs CUDA 11.1 or newer: use TensorFlow 2.5 or newer"), std::string::npos)
       << fix;
 }
@@ -166,14 +167,11 @@ TEST(ExplainCli, WithoutAReleaseTheFixNamesTheFirstReleaseBuiltForTheGpu) {
 // No release stated, but TensorFlow names the file it could not open: the KB's library sets
 // say which releases open it and with which CUDA (TF 1.5-1.12's self-check on Windows).
 TEST(ExplainCli, WithoutAReleaseTheFixNamesWhatOpensTheFailedFile) {
-  auto p = write_temp("tf1win.txt",
-                      "ImportError: Could not find 'cudart64_90.dll'. TensorFlow requires that this DLL be installed in "
-                      "a directory that is named in your %PATH% environment variable.\nI have CUDA 9.2 on Windows 10.\n");
-  auto r = run({"--json", "explain", p.string()});
-  auto j = nlohmann::json::parse(r.out);
-  ASSERT_FALSE(j["findings"].empty());
-  EXPECT_EQ(j["findings"][0]["id"], "cuda_version_mismatch");
-  std::string fix = j["findings"][0]["fix"].dump();
+  auto [id, fix] = top_finding_and_fix("tf1win.txt",
+                                       "ImportError: Could not find 'cudart64_90.dll'. TensorFlow requires that this DLL "
+                                       "be installed in a directory that is named in your %PATH% environment variable.\n"
+                                       "I have CUDA 9.2 on Windows 10.\n");
+  EXPECT_EQ(id, "cuda_version_mismatch");
   EXPECT_NE(fix.find("cudart64_90.dll is what TensorFlow 1.5-1.12 open (built with CUDA 9.0): install CUDA 9.0"),
             std::string::npos)
       << fix;
