@@ -165,6 +165,9 @@ TEST(Kb, TensorflowGpu1xRowsAreWhatTheWheelsLoad) {
   EXPECT_EQ(name(r112, Platform::kLinux, "cudart"), "libcudart.so.9.0");
   EXPECT_EQ(name(r112, Platform::kWindows, "cudnn"), "cudnn64_7.dll");
   EXPECT_EQ(row("1.11")->cudnn.str(), "7.2");
+  // 1.5-1.7 compare major*1000 + minor*100 with 7000: only cuDNN 7.0.x; 1.8 on take a higher minor.
+  for (const char* v : {"1.5", "1.6", "1.7"}) EXPECT_TRUE(row(v)->cudnn_minor_exact) << v;
+  EXPECT_FALSE(row("1.8")->cudnn_minor_exact);
   EXPECT_EQ(name(row("1.4"), Platform::kLinux, "cudnn"), "libcudnn.so.6");
   EXPECT_EQ(name(row("1.2"), Platform::kWindows, "cublas"), "cublas64_80.dll");
   // The last CUDA builds for macOS were 1.0 and 1.1.

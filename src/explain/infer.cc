@@ -399,8 +399,36 @@ void driver_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
 // says so: the TF release and the CUDA installed (compared by the runtime file name each
 // loads, so CUDA 11.8 with a TF built for 11.2 is fine); on native Windows, a CUDA whose
 // major no TensorFlow release with a Windows GPU build ever used.
+// The TF release and the cuDNN stated, of the same major: the release accepts its build's
+// minor or above (exactly that minor for the releases whose check compares major*1000 +
+// minor*100, 1.5-1.7).
+void cudnn_pairing_rule(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  if (f.tf_version.empty() || f.cudnn_version.empty() || !f.cudnn_loaded.empty()) return;
+  bool newer = false;
+  const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
+  auto have = Version::parse(f.cudnn_version.value);
+  if (!r || newer || r->cudnn.empty() || r->cudnn.size() < 2 || !have || have->size() < 2) return;
+  if (!r->has_gpu_build(platform_of(f))) return;
+  const Version want = r->cudnn.truncated(2), got = have->truncated(2);
+  // Same major only: a cuDNN of another major is another library file, which the log's own
+  // lines (or the file-name rules) judge; a "cuDNN 10.1" is a misread CUDA, not a cuDNN.
+  if (got.major() != want.major() || !kb.cudnn_major(got.major())) return;
+  const bool ok = r->cudnn_minor_exact ? got == want : !(got < want);
+  if (ok) return;
+  Inference inf{"cudnn_version_mismatch", in.gpu_context ? 0.7 : 0.55, "runtime.tf_and_cudnn_stated_apart", {}};
+  inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
+  inf.evidence.push_back(from_fact(fmt::format("cuDNN {} stated", f.cudnn_version.value), f.cudnn_version));
+  inf.evidence.push_back(from_kb(fmt::format("TensorFlow {} was built with cuDNN {} and loads {}", r->version.str(), want.str(),
+                                             r->cudnn_minor_exact ? fmt::format("only {}.x", want.str())
+                                                                  : fmt::format("{}.x from {} on", want.major(), want.str())),
+                                 kb.cite(*r)));
+  out.push_back(std::move(inf));
+}
+
 void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
+  cudnn_pairing_rule(in, kb, out);
   if (f.cuda_version.empty()) return;
   // NVIDIA's own TensorFlow build brings its CUDA as pip wheels: the stock pairing does not
   // apply; a system toolkit next to them is a second CUDA the loader may pick first.

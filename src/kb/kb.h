@@ -99,6 +99,9 @@ struct TfRelease {
   // false: known (matrix, explain, doctor read it) but never proposed by `plan` unless
   // asked for by --tf; the row's notes say why.
   bool plan = true;
+  // true: the wheel accepts only the cuDNN minor it was compiled with (7.0.x for 1.5-1.7);
+  // false: any minor at or above it within the major (cuDNN >= 7 from TF 1.8).
+  bool cudnn_minor_exact = false;
   Provenance prov;
 
   Version series() const { return version.truncated(2); }

@@ -217,6 +217,7 @@ class KbLoader {
       }
       t.notes = r.strings("notes");
       t.plan = r.boolean_or("plan", true);
+      t.cudnn_minor_exact = r.boolean_or("cudnn_minor_exact", false);
       t.prov = r.prov();
       kb.tf_.push_back(std::move(t));
     });

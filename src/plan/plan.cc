@@ -30,7 +30,8 @@ bool same_minor(const Version& a, const Version& b) { return a.truncated(2) == b
 
 // cuDNN: TF needs the same major and an equal or higher minor ("CuDNN library needs to
 // have matching major version and equal or higher minor version", TF's own check).
-bool cudnn_satisfies(const Version& installed, const Version& wanted) {
+bool cudnn_satisfies(const Version& installed, const Version& wanted, bool minor_exact) {
+  if (minor_exact) return installed.truncated(2) == wanted.truncated(2);
   return installed.major() == wanted.major() && installed.truncated(2) >= wanted.truncated(2);
 }
 
@@ -324,7 +325,7 @@ Evaluated evaluate(const kb::TfRelease& tf, const Machine& m, Target target, Pla
     for (const auto& c : m.cuda)
       if (system_kind(c.kind) && same_minor(c.version, tf.cuda)) o.reuse_cuda = c;
     for (const auto& c : m.cudnn)
-      if (system_kind(c.kind) && cudnn_satisfies(c.version, tf.cudnn)) o.reuse_cudnn = c;
+      if (system_kind(c.kind) && cudnn_satisfies(c.version, tf.cudnn, tf.cudnn_minor_exact)) o.reuse_cudnn = c;
   }
 
   // Install method.
