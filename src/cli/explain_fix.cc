@@ -60,19 +60,12 @@ std::vector<std::string> failed_file_fix(const Finding& finding, const explain::
   for (const auto& l : facts.failed_libraries) {
     if ((l.component == "cudnn") != cudnn) continue;
     const Platform p = ends_with(to_lower(l.name), ".dll") ? Platform::kWindows : Platform::kLinux;
-    const kb::TfRelease* first = nullptr;
-    const kb::TfRelease* last = nullptr;
+    const auto opening = kb.releases_opening(l.name, p);
+    if (opening.empty()) continue;
+    const kb::TfRelease* first = opening.front();
+    const kb::TfRelease* last = opening.back();
     std::set<Version> builds;  // the CUDA (or cuDNN) those releases were built with
-    for (const auto& r : kb.tf_releases()) {
-      if (!r.has_gpu_build(p)) continue;
-      bool opens = false;
-      for (const auto& e : kb.tf_libraries(r, p).libraries) opens = opens || iequals(e.file, l.name);
-      if (!opens) continue;
-      if (!first) first = &r;
-      last = &r;
-      builds.insert(cudnn ? r.cudnn : r.cuda);
-    }
-    if (!first) continue;
+    for (const kb::TfRelease* r : opening) builds.insert(cudnn ? r->cudnn : r->cuda);
     const std::string what = cudnn ? "cuDNN" : "CUDA";
     const std::string range = first == last ? first->series().str()
                                             : fmt::format("{}-{}", first->series().str(), last->series().str());

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 
 #include <fmt/format.h>
 
@@ -395,10 +394,6 @@ void driver_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
   out.push_back(std::move(inf));
 }
 
-// Versions stated in prose or tables that do not belong together, even when no log line
-// says so: the TF release and the CUDA installed (compared by the runtime file name each
-// loads, so CUDA 11.8 with a TF built for 11.2 is fine); on native Windows, a CUDA whose
-// major no TensorFlow release with a Windows GPU build ever used.
 // The TF release and the cuDNN stated, of the same major: the release accepts its build's
 // minor or above (exactly that minor for the releases whose check compares major*1000 +
 // minor*100, 1.5-1.7).
@@ -408,14 +403,12 @@ void cudnn_pairing_rule(const InferenceInput& in, const kb::KnowledgeBase& kb, s
   bool newer = false;
   const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
   auto have = Version::parse(f.cudnn_version.value);
-  if (!r || newer || r->cudnn.empty() || r->cudnn.size() < 2 || !have || have->size() < 2) return;
+  if (!r || newer || r->cudnn.size() < 2 || !have || have->size() < 2) return;
   if (!r->has_gpu_build(platform_of(f))) return;
-  const Version want = r->cudnn.truncated(2), got = have->truncated(2);
+  const Version want = r->cudnn.truncated(2);
   // Same major only: a cuDNN of another major is another library file, which the log's own
   // lines (or the file-name rules) judge; a "cuDNN 10.1" is a misread CUDA, not a cuDNN.
-  if (got.major() != want.major() || !kb.cudnn_major(got.major())) return;
-  const bool ok = r->cudnn_minor_exact ? got == want : !(got < want);
-  if (ok) return;
+  if (have->major() != want.major() || !kb.cudnn_major(have->major()) || r->loads_cudnn(*have)) return;
   Inference inf{"cudnn_version_mismatch", in.gpu_context ? 0.7 : 0.55, "runtime.tf_and_cudnn_stated_apart", {}};
   inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
   inf.evidence.push_back(from_fact(fmt::format("cuDNN {} stated", f.cudnn_version.value), f.cudnn_version));
@@ -426,6 +419,10 @@ void cudnn_pairing_rule(const InferenceInput& in, const kb::KnowledgeBase& kb, s
   out.push_back(std::move(inf));
 }
 
+// Versions stated in prose or tables that do not belong together, even when no log line
+// says so: the TF release and the CUDA installed (compared by the runtime file name each
+// loads, so CUDA 11.8 with a TF built for 11.2 is fine); on native Windows, a CUDA whose
+// major no TensorFlow release with a Windows GPU build ever used.
 void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
   cudnn_pairing_rule(in, kb, out);
@@ -475,32 +472,24 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
   if (f.tf_version.empty() && f.failed_libraries.empty() &&
       (gpu_missing(f) || f.flag("failure_stated") || f.flag("gpu_wanted")) &&
       f.cuda_kind.value != "conda" && !f.flag("conda") && !f.flag("pip_cuda") && !f.flag("tf_built_from_source")) {
-    if (const kb::CudaRelease* have = kb.find_cuda(stated->truncated(2)); have && stated->size() >= 2) {
+    if (const kb::CudaRelease* have = stated->size() >= 2 ? kb.find_cuda(stated->truncated(2)) : nullptr) {
       std::vector<Platform> platforms = {p};
       if (f.os.empty()) platforms = {Platform::kLinux, Platform::kWindows};
-      bool any_file = false, loaded = false;
       std::string have_file;
-      std::map<Version, std::string> wanted;  // by CUDA version, for the evidence
-      for (Platform q : platforms) {
-        auto hf = cuda_file(*have, q, "cudart");
-        if (!hf) continue;
-        any_file = true;
-        if (have_file.empty()) have_file = *hf;
-        for (const auto& r : kb.tf_releases()) {
-          if (r.cuda.empty() || !r.has_gpu_build(q)) continue;
-          const kb::CudaRelease* want = kb.find_cuda(r.cuda.truncated(2));
-          auto wf = want ? cuda_file(*want, q, "cudart") : std::nullopt;
-          if (!wf) continue;
-          if (iequals(*wf, *hf)) loaded = true;
-          if (q == platforms.front()) wanted.emplace(want->version, *wf);
+      bool loaded = false;
+      for (Platform q : platforms)
+        if (auto hf = cuda_file(*have, q, "cudart")) {
+          if (have_file.empty()) have_file = *hf;
+          loaded = loaded || !kb.releases_opening(*hf, q).empty();
         }
-      }
-      if (any_file && !loaded) {
+      if (!have_file.empty() && !loaded) {
         Inference inf{"cuda_version_mismatch", in.gpu_context ? 0.55 : 0.45, "runtime.cuda_no_release_loads", {}};
         inf.evidence.push_back(from_fact(fmt::format("CUDA {} stated", f.cuda_version.value), f.cuda_version));
-        std::vector<std::string> names;
-        for (const auto& [v, name] : wanted)
-          if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+        std::vector<std::string> names;  // the runtimes the releases open, oldest first, once each
+        for (const auto& r : kb.tf_releases())
+          if (auto name = kb.tf_libraries(r, platforms.front()).file_of("cudart");
+              name && std::find(names.begin(), names.end(), *name) == names.end())
+            names.push_back(*name);
         inf.evidence.push_back(from_kb(fmt::format("CUDA {} ships {}, which no TensorFlow release opens (they open {})",
                                                    stated->truncated(2).str(), have_file, join(names, ", ")),
                                        kb.cite_libraries(*have)));

@@ -93,6 +93,18 @@ const std::vector<Version>* TfRelease::python_on(Platform p) const {
   return it == python.end() ? nullptr : &it->second;
 }
 
+bool TfRelease::loads_cudnn(const Version& installed) const {
+  if (cudnn.empty() || installed.empty() || installed.major() != cudnn.major()) return false;
+  if (cudnn_minor_exact) return installed.truncated(2) == cudnn.truncated(2);
+  return !(installed.truncated(2) < cudnn.truncated(2));
+}
+
+std::optional<std::string> TfLibraries::file_of(std::string_view component) const {
+  for (const auto& l : libraries)
+    if (l.component == component) return l.file;
+  return std::nullopt;
+}
+
 std::optional<std::string> CudaRelease::library(Platform p, std::string_view component) const {
   auto it = libraries.find(p);
   if (it == libraries.end()) return std::nullopt;
@@ -266,6 +278,18 @@ const CudaRelease* KnowledgeBase::first_cuda_building_for(const ComputeCapabilit
   return first;
 }
 
+std::vector<const TfRelease*> KnowledgeBase::releases_opening(std::string_view file, Platform p) const {
+  std::vector<const TfRelease*> out;
+  for (const auto& r : tf_)
+    if (r.has_gpu_build(p))
+      for (const auto& l : tf_libraries(r, p).libraries)
+        if (iequals(l.file, file)) {
+          out.push_back(&r);
+          break;
+        }
+  return out;
+}
+
 TfLibraries KnowledgeBase::tf_libraries(const TfRelease& tf, Platform p) const {
   TfLibraries out;
   out.platform = p;
@@ -302,6 +326,12 @@ std::vector<const TfPackage*> KnowledgeBase::packages_for(const TfRelease& tf, P
     out.push_back(&pkg);
   }
   return out;
+}
+
+const TfPackage* KnowledgeBase::gpu_package(const TfRelease& tf, Platform p) const {
+  for (const TfPackage* pkg : packages_for(tf, p))
+    if (pkg->role == "gpu") return pkg;
+  return nullptr;
 }
 
 const AndCudaPins* KnowledgeBase::and_cuda_for(const TfRelease& tf) const {

@@ -108,6 +108,9 @@ struct TfRelease {
   bool has_gpu_build(Platform p) const;
   // Pythons with wheels for the platform; nullptr when the docs list none.
   const std::vector<Version>* python_on(Platform p) const;
+  // Whether the wheel's load-time check accepts this cuDNN: the build's major, at its minor
+  // or above (exactly its minor when cudnn_minor_exact). False when the row names no cuDNN.
+  bool loads_cudnn(const Version& installed) const;
 
   bool operator==(const TfRelease&) const = default;
 };
@@ -336,6 +339,9 @@ struct TfLibraries {
   bool linked = false;  // the set's `linked`: a missing must-load library fails the import
   std::vector<std::string> notes;
   std::vector<Citation> cites;
+
+  // The file name of a component ("cudart" -> "libcudart.so.9.0"), or nullopt.
+  std::optional<std::string> file_of(std::string_view component) const;
 };
 
 // Toolkit-exact: the driver bundled with that exact toolkit (full features).
@@ -405,7 +411,11 @@ class KnowledgeBase {
   const LibrarySet* library_set(std::string_view id) const;
   // The exact file names TF opens on a platform and which must all load.
   TfLibraries tf_libraries(const TfRelease& tf, Platform p) const;
+  // The releases whose GPU build on `p` opens a library of this file name (any case), oldest first.
+  std::vector<const TfRelease*> releases_opening(std::string_view file, Platform p) const;
   std::vector<const TfPackage*> packages_for(const TfRelease& tf, Platform p) const;
+  // The package that is the release's CUDA build on `p` ("tensorflow-gpu" up to 2.0), or nullptr.
+  const TfPackage* gpu_package(const TfRelease& tf, Platform p) const;
   const AndCudaPins* and_cuda_for(const TfRelease& tf) const;
   // The pip constraints for installing `tf` on `platform`, in KB order.
   std::vector<const PipConstraint*> pip_constraints_for(const TfRelease& tf, Platform platform) const;

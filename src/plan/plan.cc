@@ -28,13 +28,6 @@ std::string series(const Version& v) { return v.truncated(2).str(); }
 
 bool same_minor(const Version& a, const Version& b) { return a.truncated(2) == b.truncated(2); }
 
-// cuDNN: TF needs the same major and an equal or higher minor ("CuDNN library needs to
-// have matching major version and equal or higher minor version", TF's own check).
-bool cudnn_satisfies(const Version& installed, const Version& wanted, bool minor_exact) {
-  if (minor_exact) return installed.truncated(2) == wanted.truncated(2);
-  return installed.major() == wanted.major() && installed.truncated(2) >= wanted.truncated(2);
-}
-
 std::string range_text(const std::vector<Version>& vs) {
   if (vs.empty()) return "none";
   if (vs.size() == 1) return vs.front().str();
@@ -240,12 +233,9 @@ Evaluated evaluate(const kb::TfRelease& tf, const Machine& m, Target target, Pla
     if (const kb::PlatformNote* n = kb.platform_note(tf, tf_platform)) why += " (" + n->message + ")";
     reject("no_gpu_build", why);
   }
-  for (const kb::TfPackage* p : kb.packages_for(tf, tf_platform)) {
-    if (p->role == "gpu") {
-      o.package = p->name;
-      o.cites.push_back(kb.cite(*p));
-      break;
-    }
+  if (const kb::TfPackage* gpu = kb.gpu_package(tf, tf_platform)) {
+    o.package = gpu->name;
+    o.cites.push_back(kb.cite(*gpu));
   }
   if (o.package.empty()) o.package = "tensorflow";
 
@@ -325,7 +315,7 @@ Evaluated evaluate(const kb::TfRelease& tf, const Machine& m, Target target, Pla
     for (const auto& c : m.cuda)
       if (system_kind(c.kind) && same_minor(c.version, tf.cuda)) o.reuse_cuda = c;
     for (const auto& c : m.cudnn)
-      if (system_kind(c.kind) && cudnn_satisfies(c.version, tf.cudnn, tf.cudnn_minor_exact)) o.reuse_cudnn = c;
+      if (system_kind(c.kind) && tf.loads_cudnn(c.version)) o.reuse_cudnn = c;
   }
 
   // Install method.

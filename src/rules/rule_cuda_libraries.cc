@@ -110,10 +110,12 @@ std::vector<Finding> rule_cuda_libraries(const Snapshot& s, const kb::KnowledgeB
         f.fix = install_cuda_steps(s, e, kb);
         if (is_windows(s))
           f.fix.push_back(fmt::format("Put the CUDA {} bin folder BEFORE other CUDA folders on PATH", e.release->cuda.str()));
-        if (loads && loads != e.release)
+        if (loads && loads != e.release) {
+          // newest_release_that_loads found it for the wheel platform, so that is set.
+          const kb::TfPackage* gpu = kb.gpu_package(*loads, *wheel_platform(s));
           f.fix.push_back(fmt::format("Or match TensorFlow to the CUDA you have: {} -m pip install \"{}=={}.*\" (its libraries all resolve here)",
-                                      py, gpu_package_name(kb, *loads, wheel_platform(s).value_or(Platform::kLinux)),
-                                      loads->series().str()));
+                                      py, gpu ? gpu->name : "tensorflow", loads->series().str()));
+        }
       } else if (id == "env_path_not_set") {
         f.title = fmt::format("The CUDA libraries TensorFlow {} needs are installed but not on {}", e.tf->version, path_var_name(s));
         f.fix = add_to_path_steps(s, first_elsewhere_dir);

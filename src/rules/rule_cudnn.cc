@@ -48,9 +48,7 @@ std::vector<Finding> rule_cudnn(const Snapshot& s, const kb::KnowledgeBase& kb) 
   for (const auto& e : tf_envs(s, kb)) {
     if (!e.release || !tf_gpu_build(e, s, kb)) continue;
     kb::TfLibraries libs = kb.tf_libraries(*e.release, *wp);
-    std::string name;
-    for (const auto& l : libs.libraries)
-      if (l.component == "cudnn") name = l.file;
+    const std::string name = libs.file_of("cudnn").value_or("");
     if (name.empty()) continue;
     Finding f;
     f.layer = Layer::kRuntime;
@@ -89,7 +87,7 @@ std::vector<Finding> rule_cudnn(const Snapshot& s, const kb::KnowledgeBase& kb) 
     // Found: version and completeness.
     auto v = r.found ? cudnn_version_of(s, *r.found) : std::nullopt;
     const Version& want = e.release->cudnn;
-    if (v && v->major() == want.major() && v->truncated(2) < want.truncated(2)) {
+    if (v && v->major() == want.major() && !e.release->loads_cudnn(*v)) {
       f.id = "cudnn_version_mismatch";
       f.title = fmt::format("cuDNN {} is loaded, but TensorFlow {} was built with cuDNN {} (\"Loaded runtime CuDNN library: {} but source was compiled with: {}\")",
                             v->str(), e.tf->version, want.str(), v->str(), want.str());
@@ -98,7 +96,7 @@ std::vector<Finding> rule_cudnn(const Snapshot& s, const kb::KnowledgeBase& kb) 
       for (const LibraryFile* sh : r.shadowed) {
         auto sv = cudnn_version_of(s, *sh);
         f.evidence.push_back(fact(fmt::format("shadowed copy: {}{}", sh->path, sv ? " (cuDNN " + sv->str() + ")" : ""), "loader model"));
-        if (sv && !(sv->truncated(2) < want.truncated(2))) better_later = true;
+        if (sv && e.release->loads_cudnn(*sv)) better_later = true;
       }
       f.evidence.push_back(need);
       if (better_later) {

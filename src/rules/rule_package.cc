@@ -44,9 +44,8 @@ std::vector<Finding> rule_package(const Snapshot& s, const kb::KnowledgeBase& kb
       f.evidence.push_back(fact(fmt::format("{} {} in {}", e.tf->package, e.tf->version, e.tf->location), "dist-info"));
       f.evidence.push_back(cite(kb.cite(*pkg), pkg->note));
       // The GPU flavour of the same release on this platform, from the KB.
-      std::string gpu_name;
-      for (const kb::TfPackage* alt : kb.packages_for(*e.release, *p))
-        if (alt->role == "gpu") gpu_name = alt->name;
+      const kb::TfPackage* gpu = kb.gpu_package(*e.release, *p);
+      const std::string gpu_name = gpu ? gpu->name : "";
       f.fix.push_back(fmt::format("{} -m pip uninstall -y {}", py, e.tf->package));
       if (!gpu_name.empty()) {
         bool and_cuda = *p == Platform::kLinux && has_and_cuda_extra(kb, *e.release);

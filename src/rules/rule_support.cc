@@ -334,12 +334,6 @@ const kb::TfRelease* newest_release_that_loads(const Snapshot& s, const TfEnv& e
   return best;
 }
 
-std::string gpu_package_name(const kb::KnowledgeBase& kb, const kb::TfRelease& rel, Platform p) {
-  for (const kb::TfPackage* pkg : kb.packages_for(rel, p))
-    if (pkg->role == "gpu") return pkg->name;
-  return "tensorflow";
-}
-
 bool has_and_cuda_extra(const kb::KnowledgeBase& kb, const kb::TfRelease& rel) {
   for (const auto& a : kb.and_cuda())
     if (a.tf.lo() && !(rel.version < *a.tf.lo())) return true;

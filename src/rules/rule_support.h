@@ -116,8 +116,6 @@ bool under_dir(const Snapshot& s, std::string_view path, std::string_view dir);
 // The newest TF release with a GPU build on this platform whose must-load CUDA libraries
 // (all but the driver) resolve in this environment; nullptr if none.
 const kb::TfRelease* newest_release_that_loads(const Snapshot& s, const TfEnv& env, const kb::KnowledgeBase& kb);
-// The pip package that is the release's CUDA build on `p` ("tensorflow-gpu" before 2.1).
-std::string gpu_package_name(const kb::KnowledgeBase& kb, const kb::TfRelease& rel, Platform p);
 // Pip packages of an environment whose name starts with `prefix` ("nvidia-").
 std::vector<const PythonPackage*> packages_with_prefix(const PythonEnv& py, std::string_view prefix);
 // Whether `pip install tensorflow[and-cuda]` exists for this release (Linux): the KB
