@@ -168,6 +168,11 @@ TEST(Kb, TensorflowGpu1xRowsAreWhatTheWheelsLoad) {
   // 1.5-1.7 compare major*1000 + minor*100 with 7000: only cuDNN 7.0.x; 1.8 on take a higher minor.
   for (const char* v : {"1.5", "1.6", "1.7"}) EXPECT_TRUE(row(v)->cudnn_minor_exact) << v;
   EXPECT_FALSE(row("1.8")->cudnn_minor_exact);
+  EXPECT_TRUE(row("1.6")->loads_cudnn(*Version::parse("7.0.5")));
+  EXPECT_FALSE(row("1.6")->loads_cudnn(*Version::parse("7.1.2")));
+  EXPECT_TRUE(row("1.8")->loads_cudnn(*Version::parse("7.1.2")));
+  EXPECT_FALSE(row("1.12")->loads_cudnn(*Version::parse("7.0.5")));  // compiled against 7.1.4
+  EXPECT_FALSE(row("1.8")->loads_cudnn(*Version::parse("8.0.5")));   // another major
   EXPECT_EQ(name(row("1.4"), Platform::kLinux, "cudnn"), "libcudnn.so.6");
   EXPECT_EQ(name(row("1.2"), Platform::kWindows, "cublas"), "cublas64_80.dll");
   // The last CUDA builds for macOS were 1.0 and 1.1.
