@@ -616,5 +616,37 @@ TEST(ExplainRank, NoDistributionForAPythonTheNamedReleaseHasIs32BitOnWindows) {
             "python_32bit");
 }
 
+TEST(ExplainRank, ToolkitOfTheReleasesCudaAndTheGpuSkippedLeavesCudnn) {
+  // TF 2.16.1 opens libcudart.so.12 (any CUDA 12 toolkit ships it) and libcudnn.so.8, which
+  // no toolkit ships: with the toolkit stated, cuDNN is what is left.
+  const std::string log =
+      "TensorFlow 2.16.1 cannot use the GPU on Ubuntu 22.04.\n"
+      "W tensorflow/core/common_runtime/gpu/gpu_device.cc:2251] Cannot dlopen some GPU libraries. Please make sure "
+      "the missing libraries mentioned above are installed properly if you would like to use GPU.\n"
+      "Cuda compilation tools, release 12.3, V12.3.107\n";
+  ExplainResult r = run(log);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "cudnn_missing");
+  EXPECT_NE(find(r, "cudnn_version_mismatch"), nullptr);
+  // The 2.16 regression is about the pip CUDA wheels: named, it comes first again.
+  EXPECT_EQ(top(log + "pip install tensorflow[and-cuda]==2.16.1\n"), "pip_nvidia_libs_not_found");
+  // A toolkit of another CUDA is a mismatch, not cuDNN.
+  EXPECT_NE(top("TensorFlow 2.3.1 cannot use the GPU on Ubuntu.\nCannot dlopen some GPU libraries.\n"
+                "Cuda compilation tools, release 9.2, V9.2.148\n"),
+            "cudnn_missing");
+  // Nor when the reporter names the CUDA as what TensorFlow needs.
+  EXPECT_NE(top("TensorFlow 2.3.1 does not list the GPU; it needs CUDA 10.1 as far as I can tell.\n"
+                "Cannot dlopen some GPU libraries.\n"),
+            "cudnn_missing");
+}
+
+TEST(ExplainRank, NoUsualCauseIsGuessedWhenTensorflowCreatedTheGpuDevice) {
+  ExplainResult r = run(
+      "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1418] Created TensorFlow device "
+      "(/job:localhost/replica:0/task:0/device:GPU:0 with 14793 MB memory) -> physical GPU (device: 0, name: Tesla T4, "
+      "pci bus id: 0000:00:04.0, compute capability: 7.5)\n");
+  for (const char* id : {"cuda_version_mismatch", "wrong_package", "cudart_missing"}) EXPECT_EQ(find(r, id), nullptr) << id;
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

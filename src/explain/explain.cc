@@ -178,7 +178,9 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
   // "a problem was recognised" bar), so that the reader has where to start.
   double strongest = 0.0;
   for (const auto& [id, c] : cands) strongest = std::max(strongest, c.score());
-  if (strongest < kHarmlessBelow && (facts.flag("gpu_missing") || facts.flag("gpu_wanted"))) {
+  // Not when TensorFlow created a GPU device: every usual cause is one that keeps it from
+  // doing so.
+  if (strongest < kHarmlessBelow && (facts.flag("gpu_missing") || facts.flag("gpu_wanted")) && !facts.flag("gpu_works")) {
     std::vector<std::pair<const char*, double>> usual = {
         {"cuda_version_mismatch", 0.2}, {"wrong_package", 0.18}, {"cudart_missing", 0.16}};
     // In a container that was not shown to get the GPU (no --gpus / nvidia runtime), the
@@ -195,6 +197,7 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
                        "not use (a guess; run tfgpu doctor on the machine)",
                        "prior", 0});
     }
+    apply_refutes();
   }
 
   // Rank.

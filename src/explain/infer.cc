@@ -423,6 +423,49 @@ void cudnn_pairing_rule(const InferenceInput& in, const kb::KnowledgeBase& kb, s
 // says so: the TF release and the CUDA installed (compared by the runtime file name each
 // loads, so CUDA 11.8 with a TF built for 11.2 is fine); on native Windows, a CUDA whose
 // major no TensorFlow release with a Windows GPU build ever used.
+// The release and a system CUDA toolkit whose files are the ones it opens are both stated,
+// yet TensorFlow skipped the GPU without naming the file it missed (2.12 on hide that line):
+// a CUDA toolkit brings every library TensorFlow opens except cuDNN, which is a separate
+// install, so cuDNN (absent, or of another major) is what is left. Not with the pip CUDA
+// wheels, conda's CUDA, a cuDNN the log saw loaded, a named failed file (the file rules
+// judge that), or a CUDA the reporter names as what TensorFlow needs.
+void toolkit_matches_but_gpu_skipped(const InferenceInput& in, const kb::KnowledgeBase& kb, const kb::TfRelease& r,
+                                     std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  if (!gpu_missing(f) || f.flag("gpu_works") || !f.failed_libraries.empty() ||
+      !f.cudnn_loaded.empty() || f.flag("pip_cuda") || f.flag("conda") || f.flag("colab") || r.cudnn.empty() ||
+      f.flag("cuda_stated_as_requirement"))
+    return;
+  const kb::TfLibraries libs = kb.tf_libraries(r, platform_of(f));
+  auto cudnn_file = libs.file_of("cudnn"), cudart_file = libs.file_of("cudart");
+  if (!libs.gpu_build || libs.linked || !cudnn_file || !cudart_file) return;
+  // Every toolkit the report names is one whose runtime is the file the release opens (a
+  // report naming 10.1 as what TF needs and 9.2 as what it has is a mismatch).
+  for (const auto& v : f.cuda_versions_stated) {
+    auto parsed = Version::parse(v);
+    const kb::CudaRelease* c = parsed ? kb.find_cuda(*parsed) : nullptr;
+    auto file = c ? cuda_file(*c, platform_of(f), "cudart") : std::nullopt;
+    if (!file || !iequals(*file, *cudart_file)) return;
+  }
+  Inference inf{"cudnn_missing", 0.45, "runtime.toolkit_matches_cudnn_left", {}};
+  inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
+  inf.evidence.push_back(from_fact(fmt::format("CUDA {} stated: the toolkit TensorFlow {} opens", f.cuda_version.value,
+                                               r.version.str()),
+                                   f.cuda_version));
+  inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+  inf.evidence.push_back(from_kb(fmt::format("TensorFlow {} also opens {} (cuDNN {}), which no CUDA toolkit ships",
+                                             r.version.str(), *cudnn_file, r.cudnn.truncated(2).str()),
+                                 kb.cite(r)));
+  out.push_back(std::move(inf));
+  // The same unopened file when a cuDNN of another major is installed (cuDNN 9 where the
+  // release opens libcudnn.so.8): the fix is the same cuDNN.
+  Inference other{"cudnn_version_mismatch", 0.35, "runtime.toolkit_matches_cudnn_other_major", {}};
+  other.evidence.push_back(from_kb(fmt::format("a cuDNN of another major than {} ships another file than {}",
+                                               r.cudnn.major(), *cudnn_file),
+                                   kb.cite(r)));
+  out.push_back(std::move(other));
+}
+
 void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
   cudnn_pairing_rule(in, kb, out);
@@ -453,7 +496,10 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
     std::optional<std::string> want_file = want ? cuda_file(*want, p, "cudart") : std::nullopt;
     std::optional<std::string> have_file = have ? cuda_file(*have, p, "cudart") : std::nullopt;
     bool differ = want_file && have_file ? !iequals(*want_file, *have_file) : stated->major() != r->cuda.major();
-    if (!differ) return;
+    if (!differ) {
+      toolkit_matches_but_gpu_skipped(in, kb, *r, out);
+      return;
+    }
     Inference inf{"cuda_version_mismatch", 0.7, "runtime.tf_and_cuda_stated_apart", {}};
     inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
     inf.evidence.push_back(from_fact(fmt::format("CUDA {} stated", f.cuda_version.value), f.cuda_version));
@@ -812,7 +858,12 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
   if (const Fact* reg = f.flag_fact("known_gpu_regression");
       reg && !reg->value.empty() && (gpu_missing(f) || f.flag("pip_cuda")) && !works && !colab &&
       f.os.value != "windows" && f.os.value != "macos") {
-    Inference inf{reg->value, gpu_missing(f) ? 0.55 : 0.45, "framework.release_with_known_gpu_regression", {}};
+    // A system CUDA toolkit stated and no pip CUDA wheels named: the regression (about the
+    // pip wheels) may not be what this machine meets.
+    const bool system_toolkit = !f.cuda_version.empty() && f.cuda_kind.value != "conda" && !f.flag("pip_cuda") &&
+                                !f.flag("cuda_stated_as_requirement");
+    Inference inf{reg->value, gpu_missing(f) ? (system_toolkit ? 0.4 : 0.55) : 0.45,
+                  "framework.release_with_known_gpu_regression", {}};
     inf.evidence.push_back(from_fact("a TensorFlow release with a known GPU-detection regression", *reg));
     if (gpu_missing(f)) inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
     else inf.evidence.push_back(from_fact("the pip CUDA wheels (tensorflow[and-cuda]) are in use", *f.flag_fact("pip_cuda")));
