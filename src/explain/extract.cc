@@ -848,6 +848,102 @@ void extract_tfjs_node(std::string_view lower, int n, LogFacts& facts) {
   }
 }
 
+// The reporter saying, in their own words, that TensorFlow does not see or use the GPU,
+// whatever the wording around it: a negated verb of seeing or using with the GPU as its
+// object ("does not see gpu", "never detected my NVIDIA GPU", "fails to recognise the
+// graphics card", "won't run on the GPU"), or the GPU as the subject of a negated
+// participle ("the GPU is not being detected", "GPU wasn't found"). Not in a sentence that
+// asks how to keep TensorFlow off the GPU or states a condition ("if it does not find a
+// GPU ..."), nor about the GPU's memory or driver.
+bool says_gpu_unseen(std::string_view sentence) {
+  std::vector<std::string_view> w;
+  for (size_t i = 0; i < sentence.size() && w.size() < 96;) {
+    while (i < sentence.size() && !(is_alnum(sentence[i]) || sentence[i] == '\'')) ++i;
+    size_t b = i;
+    while (i < sentence.size() && (is_alnum(sentence[i]) || sentence[i] == '\'')) ++i;
+    if (i > b) w.push_back(sentence.substr(b, i - b));
+  }
+  auto in = [](std::string_view t, std::initializer_list<std::string_view> set) {
+    return std::find(set.begin(), set.end(), t) != set.end();
+  };
+  for (std::string_view t : w)
+    if (in(t, {"if", "unless", "whether", "want", "wants", "prefer", "force", "disable", "avoid", "hide", "instead"}))
+      return false;
+  if (has_word(sentence, {"how to", "how can", "how do", "so that", "in order to"})) return false;
+  auto negation = [&](std::string_view t) {
+    return in(t, {"not", "never", "cannot", "cant", "unable", "fail", "fails", "failed", "failing", "no"}) ||
+           (t.size() > 3 && t.substr(t.size() - 3) == "n't");
+  };
+  auto verb = [&](std::string_view t) {
+    for (std::string_view stem : {"see", "saw", "detect", "recogni", "find", "found", "use", "using", "utili", "show",
+                                  "list", "register", "access", "identif", "pick", "load"})
+      if (t.substr(0, stem.size()) == stem && t.size() <= stem.size() + 4) return true;
+    return false;
+  };
+  auto participle = [&](std::string_view t) {
+    return in(t, {"detected", "recognized", "recognised", "found", "used", "utilized", "utilised", "visible", "listed",
+                  "shown", "showing", "registered", "seen", "identified", "available", "recognizing", "recognising",
+                  "detecting"});
+  };
+  auto filler = [&](std::string_view t) {
+    return in(t, {"the", "my", "a", "an", "any", "our", "their", "his", "her", "its", "nvidia", "nvidia's", "dedicated",
+                  "discrete", "available", "both", "all", "this", "that", "cuda", "single", "second", "first", "of"});
+  };
+  for (size_t i = 0; i < w.size(); ++i) {
+    size_t end = i;  // last word of the GPU's name
+    if (w[i] == "gpu" || w[i] == "gpus" || w[i] == "gpu's") {
+    } else if ((w[i] == "card" || w[i] == "cards") && i > 0 && (w[i - 1] == "graphics" || w[i - 1] == "video")) {
+      --i;  // the name starts one word earlier
+    } else {
+      continue;
+    }
+    const size_t start = i;
+    i = end;
+    if (end + 1 < w.size() && in(w[end + 1], {"memory", "ram", "vram", "driver", "drivers", "version", "name"}))
+      continue;
+    // A negated verb before it: "does not see [the] gpu", "won't run on the gpu".
+    size_t j = start;
+    int skipped = 0;
+    while (j > 0 && skipped < 3 && filler(w[j - 1])) --j, ++skipped;
+    if (j > 0) {
+      size_t v = j - 1;
+      if (in(w[v], {"on", "with"}) && v > 0 &&
+          in(w[v - 1], {"run", "runs", "running", "ran", "train", "trains", "training", "work", "works", "working",
+                        "execute", "executed", "compute"}))
+        --v;
+      else if (w[v] == "up" && v > 0 && w[v - 1].substr(0, 4) == "pick")
+        --v;
+      if (verb(w[v]) || v + 1 < j) {
+        for (size_t k = v; k > 0 && v - k < 4; --k)
+          if (negation(w[k - 1])) return true;
+      }
+    }
+    // The GPU as the subject: "gpu is not (being) detected", "gpu wasn't found", "no gpu was detected".
+    bool neg = start > 0 && w[start - 1] == "no";
+    for (size_t k = end + 1; k < w.size() && k <= end + 4; ++k) {
+      if (negation(w[k])) {
+        neg = true;
+        continue;
+      }
+      if (in(w[k], {"is", "was", "are", "were", "being", "been", "still", "also", "even", "at", "all"})) continue;
+      if (participle(w[k]) && neg) return true;
+      break;
+    }
+  }
+  return false;
+}
+
+void extract_gpu_unseen_prose(std::string_view lower, int n, LogFacts& facts) {
+  if (facts.flags.count("gpu_unseen_prose") || is_log_line(lower)) return;
+  for_each_sentence(lower, [&](std::string_view sentence) {
+    if (!says_gpu_unseen(sentence)) return false;
+    facts.flags.emplace("gpu_unseen_prose", Fact{"yes", n});
+    facts.flags.emplace("gpu_missing", Fact{"yes", n});
+    facts.flags.emplace("gpu_wanted", Fact{"yes", n});
+    return true;
+  });
+}
+
 std::string library_component(std::string_view file_name) {
   std::string low = to_lower(file_name);
   std::string_view s = low;
@@ -883,6 +979,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kMemoryProse, {"memory", "vram"}},
       {Extractor::kPackagesProse, {"tensorflow-gpu", "tensorflow_gpu"}},
       {Extractor::kTfjsNode, {"tfjs-node", "tensorflow.js version", "tfjs version"}},
+      {Extractor::kGpuUnseenProse, {"gpu", "graphics card", "video card"}},
   };
   return kTable;
 }
@@ -909,6 +1006,7 @@ void run_extractor(Extractor which, std::string_view line, std::string_view lowe
     case Extractor::kMemoryProse: extract_memory_prose(lower, line_no, facts); break;
     case Extractor::kPackagesProse: extract_packages_prose(lower, line_no, facts); break;
     case Extractor::kTfjsNode: extract_tfjs_node(lower, line_no, facts); break;
+    case Extractor::kGpuUnseenProse: extract_gpu_unseen_prose(lower, line_no, facts); break;
     case Extractor::kCount: break;
   }
 }

@@ -32,6 +32,7 @@ enum class Extractor : uint8_t {
   kMemoryProse,     // "all the GPU memory is occupied at the start", "GPU 0 memory is drained by the learner"
   kPackagesProse,   // "the package tensorflow installed in addition to tensorflow-gpu"
   kTfjsNode,        // "tfjs-node-gpu@2.0.1", "TensorFlow.js version: 2.0.1" (with tfjs-node named)
+  kGpuUnseenProse,  // "the code does not see gpu", "Keras never uses my GPU", "the GPU is not being detected"
   kCount,
 };
 

@@ -436,6 +436,12 @@ void toolkit_matches_but_gpu_skipped(const InferenceInput& in, const kb::Knowled
       !f.cudnn_loaded.empty() || f.flag("pip_cuda") || f.flag("conda") || f.flag("colab") || r.cudnn.empty() ||
       f.flag("cuda_stated_as_requirement"))
     return;
+  // A driver-level failure the log shows already explains the missing GPU: TensorFlow
+  // never reached its libraries.
+  for (const char* id : {"driver_missing", "driver_too_old", "driver_library_mismatch", "no_device_visible",
+                         "wsl_libcuda", "container_gpu_runtime_missing", "uvm_stale_after_suspend",
+                         "compute_capability_unsupported"})
+    if (score_of(in.signature_scores, id) >= 0.5) return;
   const kb::TfLibraries libs = kb.tf_libraries(r, platform_of(f));
   auto cudnn_file = libs.file_of("cudnn"), cudart_file = libs.file_of("cudart");
   if (!libs.gpu_build || libs.linked || !cudnn_file || !cudart_file) return;
