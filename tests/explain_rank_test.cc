@@ -648,5 +648,15 @@ TEST(ExplainRank, NoUsualCauseIsGuessedWhenTensorflowCreatedTheGpuDevice) {
   for (const char* id : {"cuda_version_mismatch", "wrong_package", "cudart_missing"}) EXPECT_EQ(find(r, id), nullptr) << id;
 }
 
+TEST(ExplainRank, ADeviceListingWithoutAGpuOrAnEmptyGpuDeviceNameIsTheGpuNotListed) {
+  const std::string cpu_only =
+      ">>> print(device_lib.list_local_devices())\n[name: \"/device:CPU:0\"\ndevice_type: \"CPU\"\n"
+      "memory_limit: 268435456\n]\n";
+  EXPECT_TRUE(run(cpu_only).facts.flag("gpu_missing"));
+  EXPECT_FALSE(run(cpu_only + "name: \"/device:GPU:0\"\ndevice_type: \"GPU\"\n").facts.flag("gpu_missing"));
+  EXPECT_FALSE(run(">>> tf.test.gpu_device_name()\n''\n").facts.gpu_list_empty.empty());
+  EXPECT_TRUE(run(">>> x = ''\n''\n").facts.gpu_list_empty.empty());  // an empty string from something else
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

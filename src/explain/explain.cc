@@ -62,6 +62,10 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
       }
   }
 
+  // device_lib.list_local_devices() listed devices, none of them a GPU: the GPU is not listed.
+  if (const Fact* cpu = facts.flag_fact("device_list_cpu"); cpu && !facts.flag("device_list_gpu"))
+    facts.flags.emplace("gpu_missing", *cpu);
+
   // Is the log about using a GPU at all? Decides whether "cudart dlerror" lines are noise.
   bool gpu_context = facts.flag("gpu_wanted") || facts.flag("gpu_missing") || facts.flag("gpu_seen") ||
                      facts.flag("pip_cuda") || facts.flag("gpu_works") || !facts.gpu_names.empty() ||

@@ -680,6 +680,25 @@ void extract_empty_list(std::string_view lower, int n, LogFacts& facts) {
   if (t == "[]" || t == "[ ]" || ends_with(t, ": []") || ends_with(t, "= []") || ends_with(t, "gpu []") ||
       ends_with(t, ": [ ]"))
     set_fact(facts.gpu_list_empty, "yes", n);
+  // tf.test.gpu_device_name() answering an empty string: no GPU device.
+  if ((t == "''" || t == "\"\"") && facts.flag("gpu_device_name_call")) set_fact(facts.gpu_list_empty, "yes", n);
+}
+
+// device_lib.list_local_devices() prints one `device_type: "..."` per device; a listing with
+// CPU devices and no GPU one means TensorFlow registered no GPU (the explain pass decides
+// once every line is read).
+void extract_device_list(std::string_view lower, int n, LogFacts& facts) {
+  if (lower.find("gpu_device_name") != std::string_view::npos) facts.flags.emplace("gpu_device_name_call", Fact{"yes", n});
+  size_t p = lower.find("device_type");
+  if (p == std::string_view::npos) return;
+  std::string_view rest = lower.substr(p + 11);
+  size_t q = rest.find('"');
+  if (q == std::string_view::npos || q > 4) return;
+  rest = rest.substr(q + 1);
+  if (starts_with(rest, "gpu\"") || starts_with(rest, "xla_gpu\""))
+    facts.flags.emplace("device_list_gpu", Fact{"yes", n});
+  else if (starts_with(rest, "cpu\"") || starts_with(rest, "xla_cpu\""))
+    facts.flags.emplace("device_list_cpu", Fact{"yes", n});
 }
 
 }  // namespace
@@ -975,11 +994,12 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kWheel, {".whl"}},
       {Extractor::kCudaPath, {"cuda-", "cuda\\v", "cuda/v"}},
       {Extractor::kVisibleDevices, {"cuda_visible_devices"}},
-      {Extractor::kEmptyList, {"[]", "[ ]"}},
+      {Extractor::kEmptyList, {"[]", "[ ]", "''", "\"\""}},
       {Extractor::kMemoryProse, {"memory", "vram"}},
       {Extractor::kPackagesProse, {"tensorflow-gpu", "tensorflow_gpu"}},
       {Extractor::kTfjsNode, {"tfjs-node", "tensorflow.js version", "tfjs version"}},
       {Extractor::kGpuUnseenProse, {"gpu", "graphics card", "video card"}},
+      {Extractor::kDeviceList, {"device_type", "gpu_device_name"}},
   };
   return kTable;
 }
@@ -1007,6 +1027,7 @@ void run_extractor(Extractor which, std::string_view line, std::string_view lowe
     case Extractor::kPackagesProse: extract_packages_prose(lower, line_no, facts); break;
     case Extractor::kTfjsNode: extract_tfjs_node(lower, line_no, facts); break;
     case Extractor::kGpuUnseenProse: extract_gpu_unseen_prose(lower, line_no, facts); break;
+    case Extractor::kDeviceList: extract_device_list(lower, line_no, facts); break;
     case Extractor::kCount: break;
   }
 }

@@ -33,6 +33,7 @@ enum class Extractor : uint8_t {
   kPackagesProse,   // "the package tensorflow installed in addition to tensorflow-gpu"
   kTfjsNode,        // "tfjs-node-gpu@2.0.1", "TensorFlow.js version: 2.0.1" (with tfjs-node named)
   kGpuUnseenProse,  // "the code does not see gpu", "Keras never uses my GPU", "the GPU is not being detected"
+  kDeviceList,      // device_lib.list_local_devices()'s `device_type: "CPU"`, a tf.test.gpu_device_name() call
   kCount,
 };
 
