@@ -253,6 +253,17 @@ TEST(ExplainExtract, VersionAfterStopsAtPathsAndComparisons) {
   EXPECT_TRUE(labelled);
 }
 
+TEST(ExplainExtract, ReleasesInTheReportersShorthand) {
+  EXPECT_EQ(facts_of("I use tf2.5 on Ubuntu\n").tf_version.value, "2.5");
+  EXPECT_EQ(facts_of("Works in TF1.15, not in TF2.3\n").tf_version.value, "1.15");
+  EXPECT_TRUE(facts_of("tf2_model.py and pytf2.py\n").tf_version.empty());
+  EXPECT_EQ(facts_of("I have CUDA 11.x\n").cuda_version.value, "11");
+  EXPECT_EQ(facts_of("the CUDA version in the image is 9.2\n").cuda_version.value, "9.2");
+  EXPECT_EQ(facts_of("CUDA version on the cluster: 10.1\n").cuda_version.value, "10.1");
+  // "on my machine" is not macOS.
+  EXPECT_NE(facts_of("it runs fine on my machine\n").os.value, "macos");
+}
+
 // conda's __cuda virtual package is the driver's newest CUDA, as nvidia-smi's "CUDA Version"
 // (https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-virtual.html).
 TEST(ExplainExtract, CondaVirtualCudaPackageIsTheDriversNotAToolkit) {

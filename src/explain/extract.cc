@@ -142,6 +142,18 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
       return false;
     });
   }
+  // "tf2.5", "TF1.15": the short name glued to its release.
+  for (size_t p = lower.find("tf"); p != std::string_view::npos; p = lower.find("tf", p + 2)) {
+    if (p > 0 && (is_alnum(lower[p - 1]) || lower[p - 1] == '.' || lower[p - 1] == '_')) continue;
+    if (p + 3 >= lower.size() || !(lower[p + 2] == '1' || lower[p + 2] == '2') || lower[p + 3] != '.') continue;
+    size_t e = p + 2;
+    while (e < lower.size() && (is_digit(lower[e]) || lower[e] == '.')) ++e;
+    if (e < lower.size() && (std::isalpha(static_cast<unsigned char>(lower[e])) || lower[e] == '_')) continue;
+    if (auto v = as_version(lower.substr(p + 2, e - p - 2)); v && version_sane(VersionOf::kTensorflow, *v)) {
+      set_fact(facts.tf_version, *v, n, false, &facts.tf_version_labelled);
+      break;
+    }
+  }
   (void)line;
 }
 
@@ -211,7 +223,10 @@ std::optional<std::string> bare_cuda_major_after(std::string_view lower, size_t 
   size_t b = i;
   while (i < lower.size() && is_digit(lower[i]) && i - b < 3) ++i;
   if (i == b || i - b > 2) return std::nullopt;
-  if (i < lower.size() && (is_alnum(lower[i]) || lower[i] == '.' || lower[i] == '_')) return std::nullopt;
+  // "CUDA 11.x": the major, any minor.
+  const bool any_minor = i + 1 < lower.size() && lower[i] == '.' && lower[i + 1] == 'x' &&
+                         (i + 2 == lower.size() || !is_alnum(lower[i + 2]));
+  if (!any_minor && i < lower.size() && (is_alnum(lower[i]) || lower[i] == '.' || lower[i] == '_')) return std::nullopt;
   int major = std::stoi(std::string(lower.substr(b, i - b)));
   if (major < 7 || major > 13) return std::nullopt;
   return std::to_string(major);
@@ -291,6 +306,31 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
     }
     return false;
   });
+  // "the CUDA version in the image is 9.2", "CUDA version on my machine: 10.1": a few words
+  // between the label and the number, ended by "is" / "was" / ':' / '='.
+  if (facts.cuda_version.empty() || facts.cuda_version.line != n) {
+    size_t p = lower.find("cuda version");
+    if (p != std::string_view::npos) {
+      size_t i = p + 12, words = 0;
+      while (i < lower.size() && words < 6) {
+        while (i < lower.size() && lower[i] == ' ') ++i;
+        size_t b = i;
+        while (i < lower.size() && (is_alnum(lower[i]) || lower[i] == '\'')) ++i;
+        std::string_view w = lower.substr(b, i - b);
+        bool ends = w == "is" || w == "was" || (i < lower.size() && (lower[i] == ':' || lower[i] == '='));
+        if (w.empty() && !(i < lower.size() && (lower[i] == ':' || lower[i] == '='))) break;
+        if (ends) {
+          auto v = version_after(lower, i + (w.empty() || lower[i] == ':' || lower[i] == '=' ? 1 : 0), VersionOf::kCuda);
+          if (v && version_sane(VersionOf::kCuda, *v)) {
+            note_cuda_stated(facts, *v);
+            set_fact(facts.cuda_version, *v, n);
+          }
+          break;
+        }
+        ++words;
+      }
+    }
+  }
 }
 
 void extract_cudnn(std::string_view lower, int n, LogFacts& facts) {
@@ -978,7 +1018,7 @@ std::string library_component(std::string_view file_name) {
 
 std::span<const ExtractorKeywords> extractor_keywords() {
   static const std::vector<ExtractorKeywords> kTable = {
-      {Extractor::kTensorflow, {"tensorflow", "tensor flow", "tf ", "tf.__version__", "tf.version.version"}},
+      {Extractor::kTensorflow, {"tensorflow", "tensor flow", "tf ", "tf.__version__", "tf.version.version", "tf1.", "tf2."}},
       {Extractor::kPython, {"python", "32 bit (intel)", "64 bit (amd64)"}},  // the banner without "python" (sys.version)
       {Extractor::kCuda, {"cuda"}},
       {Extractor::kCudnn, {"cudnn"}},
