@@ -511,6 +511,13 @@ TEST(ExplainRank, APre21RuntimeNameMeansTheGpuPackage) {
 TEST(ExplainRank, ColabWithAUserInstalledTensorFlowIsACudaMismatch) {
   EXPECT_EQ(top("On Google Colab I run !pip install tf-nightly-gpu and then import tensorflow crashes the runtime.\n"),
             "cuda_version_mismatch");
+  // A release stated with the CUDA toolkit it was built with is the runtime's own TensorFlow.
+  auto own = run("On Google Colab the GPU is not detected any more.\nTensorFlow version: 2.9\nCUDA toolkit 11.2\n");
+  const Finding* cvm = find(own, "cuda_version_mismatch");
+  EXPECT_TRUE(cvm == nullptr || cvm->score < 0.45);
+  // Another CUDA stated with it: not the runtime's build.
+  EXPECT_EQ(top("On Google Colab the GPU is not detected any more.\nTensorFlow version: 2.9\nCUDA toolkit 10.0\n"),
+            "cuda_version_mismatch");
 }
 
 // A gigabyte-sized refused allocation is TF's up-front reservation; a small one, a full GPU.

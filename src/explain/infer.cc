@@ -738,6 +738,21 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   }
 }
 
+// The stated release opens the runtime file of the CUDA the report states (TF 2.9 and CUDA
+// 11.2 both stated: libcudart.so.11.0 either way).
+bool release_opens_stated_cuda(const LogFacts& f, const kb::KnowledgeBase& kb) {
+  bool newer = false;
+  const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
+  auto stated = Version::parse(f.cuda_version.value);
+  if (!r || newer || r->cuda.empty() || !stated || stated->size() < 2) return false;
+  const Platform p = platform_of(f);
+  const kb::CudaRelease* want = kb.find_cuda(r->cuda.truncated(2));
+  const kb::CudaRelease* have = kb.find_cuda(stated->truncated(2));
+  auto want_file = want ? cuda_file(*want, p, "cudart") : std::nullopt;
+  auto have_file = have ? cuda_file(*have, p, "cudart") : std::nullopt;
+  return want_file && have_file && iequals(*want_file, *have_file);
+}
+
 void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
   const bool kb_newest_tf_has_no_windows_gpu =
@@ -879,7 +894,12 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
   // installs on top (another release, tensorflow-gpu, tf-nightly) is built for another
   // CUDA: it fails to import, crashes, or lists no GPU.
   const bool failing = gpu_missing(f) || has(in, "crash_marker") || !f.failed_libraries.empty() || f.flag("failure_stated");
-  if (colab && failing && !works && (gpu_pkg || !f.tf_version.empty() || f.flag("tf_installed_by_user"))) {
+  // A release stated together with the CUDA it was built with (an issue template filled in
+  // on the runtime) is the runtime's own TensorFlow, not one installed on top.
+  const bool stated_release_fits_stated_cuda = kb && !f.tf_version.empty() && !f.cuda_version.empty() &&
+                                               release_opens_stated_cuda(f, *kb);
+  if (colab && failing && !works &&
+      (gpu_pkg || f.flag("tf_installed_by_user") || (!f.tf_version.empty() && !stated_release_fits_stated_cuda))) {
     Inference inf{"cuda_version_mismatch", gpu_pkg || f.flag("tf_installed_by_user") ? 0.6 : 0.45,
                   "runtime.colab_tf_not_the_runtime_build", {}};
     inf.evidence.push_back(from_fact("on Colab, whose runtime ships TensorFlow built for its own CUDA", *f.flag_fact("colab")));
