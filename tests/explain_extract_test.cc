@@ -264,6 +264,15 @@ TEST(ExplainExtract, ReleasesInTheReportersShorthand) {
   EXPECT_NE(facts_of("it runs fine on my machine\n").os.value, "macos");
 }
 
+TEST(ExplainExtract, ADockerContainersDefaultHostNameInAPrompt) {
+  EXPECT_EQ(facts_of("stefan@d3f3c94e1afa:/home$ ipython\n").container.value, "docker");
+  EXPECT_EQ(facts_of("root@7f8c2d2b1c11:/workspace# python train.py\n").container.value, "docker");
+  // An e-mail address, a host name that is not 12 hex digits, or a hash without a prompt: not it.
+  EXPECT_TRUE(facts_of("mail me at someone@deadbeef1234.com\n").container.empty());
+  EXPECT_TRUE(facts_of("user@workstation:~$ python train.py\n").container.empty());
+  EXPECT_TRUE(facts_of("commit d3f3c94e1afa fixed it\n").container.empty());
+}
+
 // conda's __cuda virtual package is the driver's newest CUDA, as nvidia-smi's "CUDA Version"
 // (https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-virtual.html).
 TEST(ExplainExtract, CondaVirtualCudaPackageIsTheDriversNotAToolkit) {

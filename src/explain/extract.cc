@@ -1003,6 +1003,25 @@ void extract_gpu_unseen_prose(std::string_view lower, int n, LogFacts& facts) {
   });
 }
 
+// A shell prompt whose host name is 12 hex digits ("root@3f4e1c2a9b7d:/workspace#"): Docker
+// names a container's host after the first 12 hex digits of its id unless told otherwise.
+void extract_container_prompt(std::string_view lower, int n, LogFacts& facts) {
+  if (!facts.container.empty()) return;
+  for (size_t at = lower.find('@'); at != std::string_view::npos; at = lower.find('@', at + 1)) {
+    if (at == 0 || !(is_alnum(lower[at - 1]) || lower[at - 1] == '_' || lower[at - 1] == '-')) continue;
+    size_t i = at + 1;
+    bool letter = false, digit = false;
+    while (i < lower.size() && i - at - 1 < 13 && std::isxdigit(static_cast<unsigned char>(lower[i]))) {
+      (is_digit(lower[i]) ? digit : letter) = true;
+      ++i;
+    }
+    if (i - at - 1 == 12 && letter && digit && i < lower.size() && lower[i] == ':') {
+      set_fact(facts.container, "docker", n);
+      return;
+    }
+  }
+}
+
 std::string library_component(std::string_view file_name) {
   std::string low = to_lower(file_name);
   std::string_view s = low;
@@ -1040,6 +1059,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kTfjsNode, {"tfjs-node", "tensorflow.js version", "tfjs version"}},
       {Extractor::kGpuUnseenProse, {"gpu", "graphics card", "video card"}},
       {Extractor::kDeviceList, {"device_type", "gpu_device_name"}},
+      {Extractor::kContainerPrompt, {"@"}},
   };
   return kTable;
 }
@@ -1068,6 +1088,7 @@ void run_extractor(Extractor which, std::string_view line, std::string_view lowe
     case Extractor::kTfjsNode: extract_tfjs_node(lower, line_no, facts); break;
     case Extractor::kGpuUnseenProse: extract_gpu_unseen_prose(lower, line_no, facts); break;
     case Extractor::kDeviceList: extract_device_list(lower, line_no, facts); break;
+    case Extractor::kContainerPrompt: extract_container_prompt(lower, line_no, facts); break;
     case Extractor::kCount: break;
   }
 }

@@ -34,6 +34,7 @@ enum class Extractor : uint8_t {
   kTfjsNode,        // "tfjs-node-gpu@2.0.1", "TensorFlow.js version: 2.0.1" (with tfjs-node named)
   kGpuUnseenProse,  // "the code does not see gpu", "Keras never uses my GPU", "the GPU is not being detected"
   kDeviceList,      // device_lib.list_local_devices()'s `device_type: "CPU"`, a tf.test.gpu_device_name() call
+  kContainerPrompt, // "root@3f4e1c2a9b7d:/workspace#": a Docker container's default host name
   kCount,
 };
 
