@@ -88,6 +88,13 @@ std::optional<std::string> cuda_file(const kb::CudaRelease& cr, Platform p, cons
   return std::nullopt;
 }
 
+// The CUDA runtime file a toolkit version ships on a platform ("libcudart.so.11.0"), when
+// the KB knows that toolkit and its file names.
+std::optional<std::string> cudart_file_of(const kb::KnowledgeBase& kb, const Version& cuda, Platform p) {
+  const kb::CudaRelease* c = kb.find_cuda(cuda.truncated(2));
+  return c ? cuda_file(*c, p, "cudart") : std::nullopt;
+}
+
 // ---- rules ---------------------------------------------------------------------------
 
 void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
@@ -449,8 +456,7 @@ void toolkit_matches_but_gpu_skipped(const InferenceInput& in, const kb::Knowled
   // report naming 10.1 as what TF needs and 9.2 as what it has is a mismatch).
   for (const auto& v : f.cuda_versions_stated) {
     auto parsed = Version::parse(v);
-    const kb::CudaRelease* c = parsed ? kb.find_cuda(*parsed) : nullptr;
-    auto file = c ? cuda_file(*c, platform_of(f), "cudart") : std::nullopt;
+    auto file = parsed ? cudart_file_of(kb, *parsed, platform_of(f)) : std::nullopt;
     if (!file || !iequals(*file, *cudart_file)) return;
   }
   Inference inf{"cudnn_missing", 0.45, "runtime.toolkit_matches_cudnn_left", {}};
@@ -497,10 +503,8 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
     bool newer = false;
     const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
     if (!r || newer || r->cuda.empty() || !r->has_gpu_build(p)) return;
-    const kb::CudaRelease* want = kb.find_cuda(r->cuda.truncated(2));
-    const kb::CudaRelease* have = kb.find_cuda(stated->truncated(2));
-    std::optional<std::string> want_file = want ? cuda_file(*want, p, "cudart") : std::nullopt;
-    std::optional<std::string> have_file = have ? cuda_file(*have, p, "cudart") : std::nullopt;
+    const std::optional<std::string> want_file = cudart_file_of(kb, r->cuda, p);
+    const std::optional<std::string> have_file = cudart_file_of(kb, *stated, p);
     bool differ = want_file && have_file ? !iequals(*want_file, *have_file) : stated->major() != r->cuda.major();
     if (!differ) {
       toolkit_matches_but_gpu_skipped(in, kb, *r, out);
@@ -745,11 +749,8 @@ bool release_opens_stated_cuda(const LogFacts& f, const kb::KnowledgeBase& kb) {
   const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
   auto stated = Version::parse(f.cuda_version.value);
   if (!r || newer || r->cuda.empty() || !stated || stated->size() < 2) return false;
-  const Platform p = platform_of(f);
-  const kb::CudaRelease* want = kb.find_cuda(r->cuda.truncated(2));
-  const kb::CudaRelease* have = kb.find_cuda(stated->truncated(2));
-  auto want_file = want ? cuda_file(*want, p, "cudart") : std::nullopt;
-  auto have_file = have ? cuda_file(*have, p, "cudart") : std::nullopt;
+  auto want_file = cudart_file_of(kb, r->cuda, platform_of(f));
+  auto have_file = cudart_file_of(kb, *stated, platform_of(f));
   return want_file && have_file && iequals(*want_file, *have_file);
 }
 
