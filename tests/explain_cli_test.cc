@@ -2,6 +2,7 @@
 // hostile files (missing, a directory, empty, NUL-filled, binary) each get a sane answer.
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -71,6 +72,31 @@ TEST(ExplainCli, JsonListsFindingsMostLikelyFirstWithIdSeverityEvidenceFix) {
   EXPECT_EQ(j["facts"]["tensorflow"]["value"], "2.12.0");
   EXPECT_EQ(j["snapshot"]["origin"], "log");
   EXPECT_EQ(j["input"]["lines"], 5);
+  // Sure of the top finding: nothing to tell apart.
+  ASSERT_TRUE(j["checks"].is_array());
+  EXPECT_TRUE(j["checks"].empty());
+}
+
+// A report that says only that the GPU is unused: the findings are guesses, and explain
+// lists what to run on the machine to tell them apart (one entry per command).
+TEST(ExplainCli, AGuessComesWithTheChecksThatTellTheCandidatesApart) {
+  auto p = write_temp("thin.txt", "Training runs but tensorflow does not use my GPU, everything runs on the CPU.\n");
+  auto j = nlohmann::json::parse(run({"--json", "explain", p.string()}).out);
+  ASSERT_FALSE(j["findings"].empty());
+  EXPECT_LT(j["findings"][0]["score"].get<double>(), 0.5);
+  ASSERT_FALSE(j["checks"].empty());
+  std::set<std::string> runs, answered;
+  for (const auto& c : j["checks"]) {
+    EXPECT_TRUE(runs.insert(c["run"].get<std::string>()).second) << "one entry per command";
+    for (const auto& a : c["answers"]) answered.insert(a["finding"].get<std::string>());
+  }
+  for (size_t i = 0; i < 3 && i < j["findings"].size(); ++i)
+    EXPECT_TRUE(answered.count(j["findings"][i]["id"].get<std::string>())) << j["findings"][i]["id"];
+  auto text = run({"explain", p.string()}).out;
+  EXPECT_NE(text.find("Not sure yet"), std::string::npos);
+  EXPECT_NE(text.find("is_built_with_cuda"), std::string::npos);
+  auto md = run({"--markdown", "explain", p.string()});
+  EXPECT_NE(md.out.find("Not sure yet"), std::string::npos) << md.out << md.err;
 }
 
 TEST(ExplainCli, OnlyHarmlessLinesExitZero) {

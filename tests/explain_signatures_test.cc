@@ -129,6 +129,28 @@ source = ["s"]
   EXPECT_NE(r.error().message.find("literal"), std::string::npos);
 }
 
+TEST(ExplainSignatures, ACheckIsATableWithRunAndMeans) {
+  const std::string head = R"(
+[[finding]]
+id = "harmless_warning_only"
+layer = "framework"
+severity = "info"
+title = "t"
+fix = ["f"]
+source = ["s"]
+)";
+  auto ok = parse_signatures(head + "check = { run = 'nvidia-smi', means = 'fails' }\n", "t.toml");
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(ok->finding("harmless_warning_only")->check_run, "nvidia-smi");
+  EXPECT_EQ(ok->finding("harmless_warning_only")->check_means, "fails");
+  auto bare = parse_signatures(head + "check = 'nvidia-smi'\n", "t.toml");
+  ASSERT_FALSE(bare);
+  EXPECT_NE(bare.error().message.find("check"), std::string::npos);
+  auto half = parse_signatures(head + "check = { run = 'nvidia-smi' }\n", "t.toml");
+  ASSERT_FALSE(half);
+  EXPECT_NE(half.error().message.find("means"), std::string::npos);
+}
+
 TEST(ExplainSignatures, UnknownFindingReferenceIsRejected) {
   const char* text = R"(
 [[finding]]

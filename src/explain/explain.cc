@@ -263,6 +263,22 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
   });
   out.findings = std::move(findings);
 
+  // Not sure: what to run on the machine to tell the first candidates apart, one entry per
+  // command (findings that share a command are answers to the same run).
+  if (!out.findings.empty() && out.findings.front().score < kSureFrom) {
+    size_t considered = 0;
+    for (const Finding& f : out.findings) {
+      if (considered == kCheckedFindings) break;
+      if (f.id == "harmless_warning_only") continue;
+      ++considered;
+      const FindingInfo* info = signatures.finding(f.id);
+      if (!info || info->check_run.empty()) continue;
+      auto same = std::find_if(out.checks.begin(), out.checks.end(), [&](const Check& c) { return c.run == info->check_run; });
+      if (same == out.checks.end()) same = out.checks.insert(out.checks.end(), Check{info->check_run, {}});
+      same->answers.push_back({f.id, info->check_means});
+    }
+  }
+
   for (auto& [id, n] : noise) out.noise.push_back(std::move(n));
   std::sort(out.noise.begin(), out.noise.end(), [](const NoiseLine& a, const NoiseLine& b) { return a.line < b.line; });
   out.stats = scan.stats;

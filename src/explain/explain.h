@@ -43,8 +43,25 @@ struct ExplainOptions {
   SpecificFix specific_fix;  // version-specific fix steps
 };
 
+// Below this likelihood the top finding is a guess (the corpus test prints how often such
+// guesses are right): explain then lists the checks that tell the candidates apart.
+inline constexpr double kSureFrom = 0.5;
+inline constexpr size_t kCheckedFindings = 3;
+
+// One command to run on the machine, and what each answer means (which finding it points at).
+struct Check {
+  struct Answer {
+    std::string finding;
+    std::string means;
+  };
+  std::string run;
+  std::vector<Answer> answers;
+};
+
 struct ExplainResult {
   std::vector<Finding> findings;  // most likely root cause first (Finding::score)
+  // When no finding reaches kSureFrom: the commands that tell the listed ones apart.
+  std::vector<Check> checks;
   std::vector<NoiseLine> noise;   // harmless lines, in line order
   LogFacts facts;                 // what the log says about the machine
   Snapshot snapshot;              // the same as a partial Snapshot (origin "log")

@@ -139,6 +139,12 @@ FindingInfo parse_finding(const toml::table& row) {
     auto steps = strings_of(row, std::string("fix_") + os);
     if (!steps.empty()) f.fix_for[os] = std::move(steps);
   }
+  if (const toml::node* check = row.get("check")) {
+    const toml::table* t = check->as_table();
+    if (!t) throw RowError{"'check' must be a table ({ run = \"...\", means = \"...\" })"};
+    f.check_run = string_of(*t, "run", true);
+    f.check_means = string_of(*t, "means", true);
+  }
   f.source = strings_of(row, "source");
   if (f.source.empty()) throw RowError{"missing 'source'"};
   return f;

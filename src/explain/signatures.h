@@ -62,6 +62,9 @@ struct FindingInfo {
   std::string title;
   std::vector<std::string> fix;
   std::map<std::string, std::vector<std::string>> fix_for;  // "linux" / "windows" / "macos"
+  // What to run on the machine to confirm or rule this finding out, and which answer means
+  // it (listed when explain is not sure; several findings may share one command).
+  std::string check_run, check_means;
   std::vector<std::string> source;
 
   // The fix for a platform ("" = unknown): its own steps if given, else the generic ones.

@@ -130,6 +130,14 @@ std::string render_explain_text(const ExplainResult& r, const ExplainTextOptions
       }
     }
   }
+  if (!r.checks.empty()) {
+    s += fmt::format("\n{}Not sure yet: run these on the machine to tell the findings above apart{}\n", bold, reset);
+    for (const auto& c : r.checks) {
+      s += fmt::format("  $ {}\n", c.run);
+      for (const auto& a : c.answers) s += fmt::format("      {} -> {}\n", a.means, a.finding);
+    }
+    s += "  Or run `tfgpu doctor` on that machine: it checks every layer without importing TensorFlow.\n";
+  }
   if (!r.noise.empty()) {
     s += fmt::format("\n{}Harmless lines (not the problem){}\n", bold, reset);
     for (const auto& nl : r.noise) {
@@ -169,6 +177,13 @@ nlohmann::json explain_to_json(const ExplainResult& r) {
                         {"fix", fix_steps_json(f.fix)}});
   }
   j["findings"] = std::move(findings);
+  json checks = json::array();
+  for (const auto& c : r.checks) {
+    json answers = json::array();
+    for (const auto& a : c.answers) answers.push_back({{"finding", a.finding}, {"means", a.means}});
+    checks.push_back({{"run", c.run}, {"answers", std::move(answers)}});
+  }
+  j["checks"] = std::move(checks);
   json noise = json::array();
   for (const auto& n : r.noise)
     noise.push_back({{"signature", n.signature},
@@ -234,6 +249,13 @@ std::string render_explain_markdown(const ExplainResult& r, const Redactor& reda
                       : fmt::format("- {} ({})\n", code(sanitize_log_text(e.fact)), text(e.source));
     s += "\nFix:\n\n";
     for (size_t i = 0; i < top.fix.size(); ++i) s += fmt::format("{}. {}\n", i + 1, code(top.fix[i]));
+  }
+  if (!r.checks.empty()) {
+    s += "\n### Not sure yet: to tell the findings apart, run\n\n";
+    for (const auto& c : r.checks) {
+      s += fmt::format("- {}\n", code(c.run));
+      for (const auto& a : c.answers) s += fmt::format("  - {}: {}\n", text(a.means), md_code(a.finding));
+    }
   }
   if (!r.noise.empty()) {
     s += "\n### Harmless lines\n\n";
