@@ -146,6 +146,13 @@ source = ["s"]
   auto bare = parse_signatures(head + "check = 'nvidia-smi'\n", "t.toml");
   ASSERT_FALSE(bare);
   EXPECT_NE(bare.error().message.find("check"), std::string::npos);
+  // A platform's own check replaces the generic one when the log names that platform.
+  auto win = parse_signatures(head + "check = { run = 'A=1 cmd', means = 'm' }\ncheck_windows = { run = 'cmd', means = 'w' }\n",
+                              "t.toml");
+  ASSERT_TRUE(win) << win.error().message;
+  EXPECT_EQ(win->finding("harmless_warning_only")->check_on("windows").first, "cmd");
+  EXPECT_EQ(win->finding("harmless_warning_only")->check_on("linux").first, "A=1 cmd");
+  EXPECT_EQ(win->finding("harmless_warning_only")->check_on("").second, "m");
   auto half = parse_signatures(head + "check = { run = 'nvidia-smi' }\n", "t.toml");
   ASSERT_FALSE(half);
   EXPECT_NE(half.error().message.find("means"), std::string::npos);

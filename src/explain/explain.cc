@@ -272,10 +272,12 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
       if (f.id == "harmless_warning_only") continue;
       ++considered;
       const FindingInfo* info = signatures.finding(f.id);
-      if (!info || info->check_run.empty()) continue;
-      auto same = std::find_if(out.checks.begin(), out.checks.end(), [&](const Check& c) { return c.run == info->check_run; });
-      if (same == out.checks.end()) same = out.checks.insert(out.checks.end(), Check{info->check_run, {}});
-      same->answers.push_back({f.id, info->check_means});
+      if (!info) continue;
+      auto [run, means] = info->check_on(facts.os.value);
+      if (run.empty()) continue;
+      auto same = std::find_if(out.checks.begin(), out.checks.end(), [&](const Check& c) { return c.run == run; });
+      if (same == out.checks.end()) same = out.checks.insert(out.checks.end(), Check{run, {}});
+      same->answers.push_back({f.id, means});
     }
   }
 

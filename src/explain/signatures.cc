@@ -27,6 +27,12 @@ const std::vector<std::string>& FindingInfo::fix_on(std::string_view os) const {
   return fix;
 }
 
+std::pair<std::string, std::string> FindingInfo::check_on(std::string_view os) const {
+  auto it = check_for.find(std::string(os));
+  if (it != check_for.end()) return it->second;
+  return {check_run, check_means};
+}
+
 const FindingInfo* SignatureSet::finding(std::string_view id) const {
   for (const auto& f : findings_)
     if (f.id == id) return &f;
@@ -139,12 +145,16 @@ FindingInfo parse_finding(const toml::table& row) {
     auto steps = strings_of(row, std::string("fix_") + os);
     if (!steps.empty()) f.fix_for[os] = std::move(steps);
   }
-  if (const toml::node* check = row.get("check")) {
+  auto check_of = [&](const std::string& key) -> std::optional<std::pair<std::string, std::string>> {
+    const toml::node* check = row.get(key);
+    if (!check) return std::nullopt;
     const toml::table* t = check->as_table();
-    if (!t) throw RowError{"'check' must be a table ({ run = \"...\", means = \"...\" })"};
-    f.check_run = string_of(*t, "run", true);
-    f.check_means = string_of(*t, "means", true);
-  }
+    if (!t) throw RowError{fmt::format("'{}' must be a table ({{ run = \"...\", means = \"...\" }})", key)};
+    return std::pair{string_of(*t, "run", true), string_of(*t, "means", true)};
+  };
+  if (auto c = check_of("check")) std::tie(f.check_run, f.check_means) = *c;
+  for (const char* os : {"linux", "windows", "macos"})
+    if (auto c = check_of(std::string("check_") + os)) f.check_for[os] = *c;
   f.source = strings_of(row, "source");
   if (f.source.empty()) throw RowError{"missing 'source'"};
   return f;

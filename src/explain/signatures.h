@@ -65,10 +65,13 @@ struct FindingInfo {
   // What to run on the machine to confirm or rule this finding out, and which answer means
   // it (listed when explain is not sure; several findings may share one command).
   std::string check_run, check_means;
+  std::map<std::string, std::pair<std::string, std::string>> check_for;  // "windows": {run, means}
   std::vector<std::string> source;
 
   // The fix for a platform ("" = unknown): its own steps if given, else the generic ones.
   const std::vector<std::string>& fix_on(std::string_view os) const;
+  // The check for a platform: its own if given, else the generic one ({"", ""} = none).
+  std::pair<std::string, std::string> check_on(std::string_view os) const;
 };
 
 class SignatureSet {
