@@ -5,6 +5,7 @@
 // that the doctor rules can read like a probed one.
 
 #include <map>
+#include <string_view>
 #include <string>
 #include <vector>
 
@@ -78,12 +79,14 @@ struct LogFacts {
   std::map<std::string, Fact> cuda_path_versions;  // CUDA versions seen in paths (cuda-11.2, CUDA\v10.1)
 
   // Flags set by fact signatures (`sets` in signatures.toml): key -> first value + line.
-  std::map<std::string, Fact> flags;
-  bool flag(const std::string& key) const {
+  // (std::less<>: looked up by a literal without building a std::string, once per line in
+  // the extractors.)
+  std::map<std::string, Fact, std::less<>> flags;
+  bool flag(std::string_view key) const {
     auto it = flags.find(key);
     return it != flags.end() && !it->second.value.empty() && it->second.value != "no";
   }
-  const Fact* flag_fact(const std::string& key) const {
+  const Fact* flag_fact(std::string_view key) const {
     auto it = flags.find(key);
     return it == flags.end() ? nullptr : &it->second;
   }
