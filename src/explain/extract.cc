@@ -948,6 +948,27 @@ bool says_gpu_unseen(std::string_view sentence) {
     return in(t, {"the", "my", "a", "an", "any", "our", "their", "his", "her", "its", "nvidia", "nvidia's", "dedicated",
                   "discrete", "available", "both", "all", "this", "that", "cuda", "single", "second", "first", "of"});
   };
+  // Only the CPU at work: "training still only occupies the CPU", "it uses only the CPU",
+  // "only the CPU is used".
+  auto usage = [&](std::string_view t) {
+    for (std::string_view stem : {"use", "using", "utili", "run", "ran", "occup", "train", "work", "comput", "load"})
+      if (t.substr(0, stem.size()) == stem && t.size() <= stem.size() + 4) return true;
+    return false;
+  };
+  for (size_t j = 0; j < w.size(); ++j) {
+    if (w[j] != "cpu" && w[j] != "cpus") continue;
+    size_t k = j;
+    while (k > 0 && j - k < 2 && (w[k - 1] == "the" || w[k - 1] == "my" || w[k - 1] == "on")) --k;
+    bool only_before = false;
+    for (size_t b = k; b > 0 && k - b < 4; --b) {
+      if (in(w[b - 1], {"only", "just", "solely", "still"})) only_before = true;
+      if (usage(w[b - 1]) && (only_before || (b >= 2 && in(w[b - 2], {"only", "just", "solely"})))) return true;
+    }
+    // "only the CPU is used"
+    if (k > 0 && in(w[k - 1], {"only", "just", "solely"}))
+      for (size_t a = j + 1; a < w.size() && a <= j + 3; ++a)
+        if (in(w[a], {"used", "utilized", "utilised", "working", "busy", "occupied", "loaded"})) return true;
+  }
   for (size_t i = 0; i < w.size(); ++i) {
     size_t end = i;  // last word of the GPU's name
     if (w[i] == "gpu" || w[i] == "gpus" || w[i] == "gpu's") {
@@ -1057,7 +1078,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kMemoryProse, {"memory", "vram"}},
       {Extractor::kPackagesProse, {"tensorflow-gpu", "tensorflow_gpu"}},
       {Extractor::kTfjsNode, {"tfjs-node", "tensorflow.js version", "tfjs version"}},
-      {Extractor::kGpuUnseenProse, {"gpu", "graphics card", "video card"}},
+      {Extractor::kGpuUnseenProse, {"gpu", "graphics card", "video card", "cpu"}},
       {Extractor::kDeviceList, {"device_type", "gpu_device_name"}},
       {Extractor::kContainerPrompt, {"@"}},
   };
