@@ -8,6 +8,7 @@
 #include "explain/literal_matcher.h"
 #include "explain/scanner.h"
 #include "kb/embedded.h"
+#include "support/signature_toml.h"
 #include "util/strings.h"
 
 namespace tfgpu::explain {
@@ -173,7 +174,7 @@ TEST(ExplainScanner, SignatureLiteralsAreDistinctAndLowerCase) {
 
 // `\bword\b` literals match whole words only, wherever the line is cut into chunks.
 TEST(ExplainScanner, BoundedLiteralsMatchWholeWordsOnly) {
-  auto set = parse_signatures(R"(
+  auto set = parse_signatures(std::string(R"(
 [[signature]]
 id = "mac"
 kind = "fact"
@@ -182,15 +183,7 @@ patterns = { any = ["\\bosx\\b", "\\bon mac\\b", "\\brtx"] }
 meaning = "m"
 examples = ["OSX"]
 source = ["s"]
-
-[[finding]]
-id = "harmless_warning_only"
-layer = "framework"
-severity = "info"
-title = "t"
-fix = ["f"]
-source = ["s"]
-)",
+)") + testing::kHarmlessFindingToml,
                               "t.toml");
   ASSERT_TRUE(set) << set.error().message;
   auto hits = [&](std::string_view text, size_t chunk) {

@@ -8,6 +8,7 @@
 #include "explain/scanner.h"
 #include "explain/signatures.h"
 #include "kb/embedded.h"
+#include "support/signature_toml.h"
 
 namespace tfgpu::explain {
 namespace {
@@ -107,14 +108,7 @@ TEST(ExplainSignatures, MalformedTomlIsAnInputErrorWithTheLine) {
 }
 
 TEST(ExplainSignatures, SignatureWithoutLiteralsIsRejected) {
-  const char* text = R"(
-[[finding]]
-id = "harmless_warning_only"
-layer = "framework"
-severity = "info"
-title = "t"
-fix = ["f"]
-source = ["s"]
+  const std::string text = std::string(testing::kHarmlessFindingToml) + R"(
 [[signature]]
 id = "empty"
 kind = "noise"
@@ -130,15 +124,7 @@ source = ["s"]
 }
 
 TEST(ExplainSignatures, ACheckIsATableWithRunAndMeans) {
-  const std::string head = R"(
-[[finding]]
-id = "harmless_warning_only"
-layer = "framework"
-severity = "info"
-title = "t"
-fix = ["f"]
-source = ["s"]
-)";
+  const std::string head = testing::kHarmlessFindingToml;
   auto ok = parse_signatures(head + "check = { run = 'nvidia-smi', means = 'fails' }\n", "t.toml");
   ASSERT_TRUE(ok) << ok.error().message;
   EXPECT_EQ(ok->finding("harmless_warning_only")->check_run, "nvidia-smi");
@@ -159,14 +145,7 @@ source = ["s"]
 }
 
 TEST(ExplainSignatures, UnknownFindingReferenceIsRejected) {
-  const char* text = R"(
-[[finding]]
-id = "harmless_warning_only"
-layer = "framework"
-severity = "info"
-title = "t"
-fix = ["f"]
-source = ["s"]
+  const std::string text = std::string(testing::kHarmlessFindingToml) + R"(
 [[signature]]
 id = "x"
 kind = "cause"
