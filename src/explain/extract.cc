@@ -308,28 +308,23 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   });
   // "the CUDA version in the image is 9.2", "CUDA version on my machine: 10.1": a few words
   // between the label and the number, ended by "is" / "was" / ':' / '='.
-  if (facts.cuda_version.empty() || facts.cuda_version.line != n) {
-    size_t p = lower.find("cuda version");
-    if (p != std::string_view::npos) {
-      size_t i = p + 12, words = 0;
-      while (i < lower.size() && words < 6) {
-        while (i < lower.size() && lower[i] == ' ') ++i;
-        size_t b = i;
-        while (i < lower.size() && (is_alnum(lower[i]) || lower[i] == '\'')) ++i;
-        std::string_view w = lower.substr(b, i - b);
-        bool ends = w == "is" || w == "was" || (i < lower.size() && (lower[i] == ':' || lower[i] == '='));
-        if (w.empty() && !(i < lower.size() && (lower[i] == ':' || lower[i] == '='))) break;
-        if (ends) {
-          auto v = version_after(lower, i + (w.empty() || lower[i] == ':' || lower[i] == '=' ? 1 : 0), VersionOf::kCuda);
-          if (v && version_sane(VersionOf::kCuda, *v)) {
-            note_cuda_stated(facts, *v);
-            set_fact(facts.cuda_version, *v, n);
-          }
-          break;
-        }
-        ++words;
+  size_t p = lower.find("cuda version");
+  if (p == std::string_view::npos || (!facts.cuda_version.empty() && facts.cuda_version.line == n)) return;
+  size_t i = p + 12;
+  for (int words = 0; words < 6 && i < lower.size(); ++words) {
+    while (i < lower.size() && lower[i] == ' ') ++i;
+    const size_t b = i;
+    while (i < lower.size() && (is_alnum(lower[i]) || lower[i] == '\'')) ++i;
+    const std::string_view w = lower.substr(b, i - b);
+    const bool mark = i < lower.size() && (lower[i] == ':' || lower[i] == '=');
+    if (w == "is" || w == "was" || mark) {  // version_after skips the ':' / '='
+      if (auto v = version_after(lower, i, VersionOf::kCuda); v && version_sane(VersionOf::kCuda, *v)) {
+        note_cuda_stated(facts, *v);
+        set_fact(facts.cuda_version, *v, n);
       }
+      return;
     }
+    if (w.empty()) return;
   }
 }
 
@@ -922,38 +917,38 @@ bool says_gpu_unseen(std::string_view sentence) {
     while (i < sentence.size() && (is_alnum(sentence[i]) || sentence[i] == '\'')) ++i;
     if (i > b) w.push_back(sentence.substr(b, i - b));
   }
-  auto in = [](std::string_view t, std::initializer_list<std::string_view> set) {
-    return std::find(set.begin(), set.end(), t) != set.end();
-  };
   for (std::string_view t : w)
-    if (in(t, {"if", "unless", "whether", "want", "wants", "prefer", "force", "disable", "avoid", "hide", "instead"}))
+    if (in_list(t, {"if", "unless", "whether", "want", "wants", "prefer", "force", "disable", "avoid", "hide", "instead"}))
       return false;
   if (has_word(sentence, {"how to", "how can", "how do", "so that", "in order to"})) return false;
   auto negation = [&](std::string_view t) {
-    return in(t, {"not", "never", "cannot", "cant", "unable", "fail", "fails", "failed", "failing", "no"}) ||
+    return in_list(t, {"not", "never", "cannot", "cant", "unable", "fail", "fails", "failed", "failing", "no"}) ||
            (t.size() > 3 && t.substr(t.size() - 3) == "n't");
   };
-  auto verb = [&](std::string_view t) {
-    for (std::string_view stem : {"see", "saw", "detect", "recogni", "find", "found", "use", "using", "utili", "show",
-                                  "list", "register", "access", "identif", "pick", "load"})
-      if (t.substr(0, stem.size()) == stem && t.size() <= stem.size() + 4) return true;
+  // A word that is one of `stems` with at most a 4-letter ending ("detect" -> "detects",
+  // "detected", "detecting").
+  auto inflects = [](std::string_view t, std::initializer_list<std::string_view> stems) {
+    for (std::string_view stem : stems)
+      if (starts_with(t, stem) && t.size() <= stem.size() + 4) return true;
     return false;
   };
+  auto verb = [&](std::string_view t) {
+    return inflects(t, {"see", "saw", "detect", "recogni", "find", "found", "use", "using", "utili", "show", "list",
+                        "register", "access", "identif", "pick", "load"});
+  };
   auto participle = [&](std::string_view t) {
-    return in(t, {"detected", "recognized", "recognised", "found", "used", "utilized", "utilised", "visible", "listed",
+    return in_list(t, {"detected", "recognized", "recognised", "found", "used", "utilized", "utilised", "visible", "listed",
                   "shown", "showing", "registered", "seen", "identified", "available", "recognizing", "recognising",
                   "detecting"});
   };
   auto filler = [&](std::string_view t) {
-    return in(t, {"the", "my", "a", "an", "any", "our", "their", "his", "her", "its", "nvidia", "nvidia's", "dedicated",
+    return in_list(t, {"the", "my", "a", "an", "any", "our", "their", "his", "her", "its", "nvidia", "nvidia's", "dedicated",
                   "discrete", "available", "both", "all", "this", "that", "cuda", "single", "second", "first", "of"});
   };
   // Only the CPU at work: "training still only occupies the CPU", "it uses only the CPU",
   // "only the CPU is used".
   auto usage = [&](std::string_view t) {
-    for (std::string_view stem : {"use", "using", "utili", "run", "ran", "occup", "train", "work", "comput", "load"})
-      if (t.substr(0, stem.size()) == stem && t.size() <= stem.size() + 4) return true;
-    return false;
+    return inflects(t, {"use", "using", "utili", "run", "ran", "occup", "train", "work", "comput", "load"});
   };
   for (size_t j = 0; j < w.size(); ++j) {
     if (w[j] != "cpu" && w[j] != "cpus") continue;
@@ -961,13 +956,13 @@ bool says_gpu_unseen(std::string_view sentence) {
     while (k > 0 && j - k < 2 && (w[k - 1] == "the" || w[k - 1] == "my" || w[k - 1] == "on")) --k;
     bool only_before = false;
     for (size_t b = k; b > 0 && k - b < 4; --b) {
-      if (in(w[b - 1], {"only", "just", "solely", "still"})) only_before = true;
-      if (usage(w[b - 1]) && (only_before || (b >= 2 && in(w[b - 2], {"only", "just", "solely"})))) return true;
+      if (in_list(w[b - 1], {"only", "just", "solely", "still"})) only_before = true;
+      if (usage(w[b - 1]) && (only_before || (b >= 2 && in_list(w[b - 2], {"only", "just", "solely"})))) return true;
     }
     // "only the CPU is used"
-    if (k > 0 && in(w[k - 1], {"only", "just", "solely"}))
+    if (k > 0 && in_list(w[k - 1], {"only", "just", "solely"}))
       for (size_t a = j + 1; a < w.size() && a <= j + 3; ++a)
-        if (in(w[a], {"used", "utilized", "utilised", "working", "busy", "occupied", "loaded"})) return true;
+        if (in_list(w[a], {"used", "utilized", "utilised", "working", "busy", "occupied", "loaded"})) return true;
   }
   for (size_t i = 0; i < w.size(); ++i) {
     size_t end = i;  // last word of the GPU's name
@@ -979,7 +974,7 @@ bool says_gpu_unseen(std::string_view sentence) {
     }
     const size_t start = i;
     i = end;
-    if (end + 1 < w.size() && in(w[end + 1], {"memory", "ram", "vram", "driver", "drivers", "version", "name"}))
+    if (end + 1 < w.size() && in_list(w[end + 1], {"memory", "ram", "vram", "driver", "drivers", "version", "name"}))
       continue;
     // A negated verb before it: "does not see [the] gpu", "won't run on the gpu".
     size_t j = start;
@@ -987,11 +982,11 @@ bool says_gpu_unseen(std::string_view sentence) {
     while (j > 0 && skipped < 3 && filler(w[j - 1])) --j, ++skipped;
     if (j > 0) {
       size_t v = j - 1;
-      if (in(w[v], {"on", "with"}) && v > 0 &&
-          in(w[v - 1], {"run", "runs", "running", "ran", "train", "trains", "training", "work", "works", "working",
+      if (in_list(w[v], {"on", "with"}) && v > 0 &&
+          in_list(w[v - 1], {"run", "runs", "running", "ran", "train", "trains", "training", "work", "works", "working",
                         "execute", "executed", "compute"}))
         --v;
-      else if (w[v] == "up" && v > 0 && w[v - 1].substr(0, 4) == "pick")
+      else if (w[v] == "up" && v > 0 && starts_with(w[v - 1], "pick"))
         --v;
       if (verb(w[v]) || v + 1 < j) {
         for (size_t k = v; k > 0 && v - k < 4; --k)
@@ -1005,7 +1000,7 @@ bool says_gpu_unseen(std::string_view sentence) {
         neg = true;
         continue;
       }
-      if (in(w[k], {"is", "was", "are", "were", "being", "been", "still", "also", "even", "at", "all"})) continue;
+      if (in_list(w[k], {"is", "was", "are", "were", "being", "been", "still", "also", "even", "at", "all"})) continue;
       if (participle(w[k]) && neg) return true;
       break;
     }

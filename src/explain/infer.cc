@@ -79,20 +79,18 @@ bool is_cuda_component(const std::string& c) {
   return std::find(kCudaComponents.begin(), kCudaComponents.end(), c) != kCudaComponents.end();
 }
 
-// The KB's file name for a component of a CUDA release, matched without case.
-std::optional<std::string> cuda_file(const kb::CudaRelease& cr, Platform p, const std::string& component) {
-  auto it = cr.libraries.find(p);
-  if (it == cr.libraries.end()) return std::nullopt;
-  for (const auto& l : it->second)
-    if (iequals(l.component, component)) return l.file;
-  return std::nullopt;
-}
-
-// The CUDA runtime file a toolkit version ships on a platform ("libcudart.so.11.0"), when
-// the KB knows that toolkit and its file names.
-std::optional<std::string> cudart_file_of(const kb::KnowledgeBase& kb, const Version& cuda, Platform p) {
-  const kb::CudaRelease* c = kb.find_cuda(cuda.truncated(2));
-  return c ? cuda_file(*c, p, "cudart") : std::nullopt;
+// The CUDA runtime file a release opens on a platform (the KB's library set) and the one a
+// stated toolkit ships (the KB's file names for it): they fit when they are the same file.
+struct RuntimeFiles {
+  std::optional<std::string> opens, ships;
+  std::optional<bool> fit() const {  // nullopt when the KB knows either file not
+    if (!opens || !ships) return std::nullopt;
+    return iequals(*opens, *ships);
+  }
+};
+RuntimeFiles runtime_files(const kb::KnowledgeBase& kb, const kb::TfRelease& r, const Version& cuda, Platform p) {
+  const kb::CudaRelease* toolkit = kb.find_cuda(cuda.truncated(2));
+  return {kb.tf_libraries(r, p).file_of("cudart"), toolkit ? toolkit->library(p, "cudart") : std::nullopt};
 }
 
 // ---- rules ---------------------------------------------------------------------------
@@ -426,10 +424,6 @@ void cudnn_pairing_rule(const InferenceInput& in, const kb::KnowledgeBase& kb, s
   out.push_back(std::move(inf));
 }
 
-// Versions stated in prose or tables that do not belong together, even when no log line
-// says so: the TF release and the CUDA installed (compared by the runtime file name each
-// loads, so CUDA 11.8 with a TF built for 11.2 is fine); on native Windows, a CUDA whose
-// major no TensorFlow release with a Windows GPU build ever used.
 // The release and a system CUDA toolkit whose files are the ones it opens are both stated,
 // yet TensorFlow skipped the GPU without naming the file it missed (2.12 on hide that line):
 // a CUDA toolkit brings every library TensorFlow opens except cuDNN, which is a separate
@@ -450,14 +444,13 @@ void toolkit_matches_but_gpu_skipped(const InferenceInput& in, const kb::Knowled
                          "compute_capability_unsupported"})
     if (score_of(in.signature_scores, id) >= 0.5) return;
   const kb::TfLibraries libs = kb.tf_libraries(r, platform_of(f));
-  auto cudnn_file = libs.file_of("cudnn"), cudart_file = libs.file_of("cudart");
-  if (!libs.gpu_build || libs.linked || !cudnn_file || !cudart_file) return;
+  auto cudnn_file = libs.file_of("cudnn");
+  if (!libs.gpu_build || libs.linked || !cudnn_file || !libs.file_of("cudart")) return;
   // Every toolkit the report names is one whose runtime is the file the release opens (a
   // report naming 10.1 as what TF needs and 9.2 as what it has is a mismatch).
   for (const auto& v : f.cuda_versions_stated) {
     auto parsed = Version::parse(v);
-    auto file = parsed ? cudart_file_of(kb, *parsed, platform_of(f)) : std::nullopt;
-    if (!file || !iequals(*file, *cudart_file)) return;
+    if (!parsed || !runtime_files(kb, r, *parsed, platform_of(f)).fit().value_or(false)) return;
   }
   Inference inf{"cudnn_missing", 0.45, "runtime.toolkit_matches_cudnn_left", {}};
   inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
@@ -478,6 +471,10 @@ void toolkit_matches_but_gpu_skipped(const InferenceInput& in, const kb::Knowled
   out.push_back(std::move(other));
 }
 
+// Versions stated in prose or tables that do not belong together, even when no log line
+// says so: the TF release and the CUDA installed (compared by the runtime file name each
+// loads, so CUDA 11.8 with a TF built for 11.2 is fine); on native Windows, a CUDA whose
+// major no TensorFlow release with a Windows GPU build ever used.
 void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
   cudnn_pairing_rule(in, kb, out);
@@ -503,9 +500,8 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
     bool newer = false;
     const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
     if (!r || newer || r->cuda.empty() || !r->has_gpu_build(p)) return;
-    const std::optional<std::string> want_file = cudart_file_of(kb, r->cuda, p);
-    const std::optional<std::string> have_file = cudart_file_of(kb, *stated, p);
-    bool differ = want_file && have_file ? !iequals(*want_file, *have_file) : stated->major() != r->cuda.major();
+    const RuntimeFiles files = runtime_files(kb, *r, *stated, p);
+    const bool differ = files.fit() ? !*files.fit() : stated->major() != r->cuda.major();
     if (!differ) {
       toolkit_matches_but_gpu_skipped(in, kb, *r, out);
       return;
@@ -514,8 +510,8 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
     inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
     inf.evidence.push_back(from_fact(fmt::format("CUDA {} stated", f.cuda_version.value), f.cuda_version));
     std::string msg = fmt::format("TensorFlow {} is built with CUDA {}", r->version.str(), r->cuda.str());
-    if (want_file && have_file)
-      msg += fmt::format(" and loads {}; CUDA {} ships {}", *want_file, stated->truncated(2).str(), *have_file);
+    if (files.fit())
+      msg += fmt::format(" and loads {}; CUDA {} ships {}", *files.opens, stated->truncated(2).str(), *files.ships);
     inf.evidence.push_back(from_kb(msg, kb.cite(*r)));
     out.push_back(std::move(inf));
     return;
@@ -534,7 +530,7 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
       std::string have_file;
       bool loaded = false;
       for (Platform q : platforms)
-        if (auto hf = cuda_file(*have, q, "cudart")) {
+        if (auto hf = have->library(q, "cudart")) {
           if (have_file.empty()) have_file = *hf;
           loaded = loaded || !kb.releases_opening(*hf, q).empty();
         }
@@ -643,7 +639,7 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
     if (is_cuda_component(l.component) && !f.cuda_version.empty()) {
       auto v = Version::parse(f.cuda_version.value);
       const kb::CudaRelease* cr = v ? kb->find_cuda(v->truncated(2)) : nullptr;
-      auto file = cr ? cuda_file(*cr, p, l.component) : std::nullopt;
+      auto file = cr ? cr->library(p, l.component) : std::nullopt;
       if (file) {
         kb::Citation cite = kb->cite_libraries(*cr);
         if (iequals(*file, l.name)) {
@@ -701,7 +697,7 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
     const kb::CudaRelease* cr = kb && v && v->size() >= 2 ? kb->find_cuda(v->truncated(2)) : nullptr;
     for (const auto& l : f.failed_libraries) {
       if (!v || (l.component != "cudart" && l.component != "cublas")) continue;
-      if (cr && cuda_file(*cr, p, l.component)) continue;  // judged by the file names above
+      if (cr && cr->library(p, l.component)) continue;  // judged by the file names above
       std::optional<int> file_major = cuda_major_of_file(l.name);
       if (!file_major || *file_major == v->major()) continue;
       // As strong as the file-name comparison above: the installed toolkit's files carry
@@ -749,9 +745,7 @@ bool release_opens_stated_cuda(const LogFacts& f, const kb::KnowledgeBase& kb) {
   const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
   auto stated = Version::parse(f.cuda_version.value);
   if (!r || newer || r->cuda.empty() || !stated || stated->size() < 2) return false;
-  auto want_file = cudart_file_of(kb, r->cuda, platform_of(f));
-  auto have_file = cudart_file_of(kb, *stated, platform_of(f));
-  return want_file && have_file && iequals(*want_file, *have_file);
+  return runtime_files(kb, *r, *stated, platform_of(f)).fit().value_or(false);
 }
 
 void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::vector<Inference>& out) {
@@ -969,7 +963,7 @@ bool failed_runtime_only_gpu_package_loads(const LogFacts& facts, const kb::Know
       const kb::CudaRelease* cr = kb.find_cuda(r.cuda.truncated(2));
       if (!cr) continue;
       for (Platform p : {Platform::kLinux, Platform::kWindows}) {
-        auto file = cuda_file(*cr, p, "cudart");
+        auto file = cr->library(p, "cudart");
         if (!file || !iequals(*file, l.name)) continue;
         matched = true;
         unified = unified || !(r.version < first_unified);
