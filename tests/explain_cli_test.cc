@@ -99,6 +99,18 @@ TEST(ExplainCli, AGuessComesWithTheChecksThatTellTheCandidatesApart) {
   EXPECT_NE(md.out.find("Not sure yet"), std::string::npos) << md.out << md.err;
 }
 
+// On native Windows the checks are Windows commands (no shell-variable syntax).
+TEST(ExplainCli, AWindowsGuessComesWithWindowsChecks) {
+  auto p = write_temp("dll.txt",
+                      "Windows 10, Python 3.8\nImportError: DLL load failed while importing "
+                      "_pywrap_tensorflow_internal: The specified module could not be found.\n");
+  auto j = nlohmann::json::parse(run({"--json", "explain", p.string()}).out);
+  std::set<std::string> runs;
+  for (const auto& c : j["checks"]) runs.insert(c["run"].get<std::string>());
+  EXPECT_TRUE(runs.count("where msvcp140_1.dll")) << j["checks"].dump();
+  for (const auto& r : runs) EXPECT_EQ(r.find("TF_CPP_MAX_VLOG_LEVEL=3 "), std::string::npos) << r;
+}
+
 TEST(ExplainCli, OnlyHarmlessLinesExitZero) {
   auto p = write_temp("noise.txt",
                       "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT\n");
