@@ -665,5 +665,33 @@ TEST(ExplainRank, ADeviceListingWithoutAGpuOrAnEmptyGpuDeviceNameIsTheGpuNotList
   EXPECT_TRUE(run(">>> x = ''\n''\n").facts.gpu_list_empty.empty());  // an empty string from something else
 }
 
+TEST(ExplainRank, DllLoadFailedWithAReleaseThatImportsCudaDllsIsACudaDllNotFound) {
+  // tensorflow-gpu 1.1-1.3 for Windows import cublas64_80.dll ... cudnn64_N.dll with no
+  // check naming the missing one: a CUDA / cuDNN stated as installed is not on PATH.
+  const std::string dll = "ImportError: DLL load failed: The specified module could not be found.\n";
+  ExplainResult r = run("Windows 10, CUDA/cuDNN version: 8.0/5.1\n" + dll);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "env_path_not_set");
+  const Finding* avx = find(r, "cpu_no_avx");
+  EXPECT_TRUE(avx == nullptr || avx->score < 0.2);  // 1.0-1.2 do not use AVX
+  // Nothing installed stated, the release named: cuDNN or the toolkit is missing.
+  EXPECT_EQ(top("Windows 10, tensorflow-gpu 1.3.0\n" + dll), "cudart_missing");
+  // From 1.4 self_check.py names a missing CUDA / cuDNN DLL: a bare one is something else.
+  ExplainResult later = run("Windows 10, tensorflow-gpu 1.5.0\n" + dll);
+  EXPECT_EQ(find(later, "env_path_not_set"), nullptr);
+  EXPECT_EQ(find(later, "cudart_missing"), nullptr);
+  EXPECT_EQ(top("Windows 10, tensorflow 2.10.0, CUDA 11.2\n" + dll), "msvc_runtime_missing");
+}
+
+TEST(ExplainRank, AReleaseWithoutAvxIsNotACpuWithoutAvx) {
+  const std::string crash = "Illegal instruction (core dumped)\n";
+  ExplainResult old = run("tensorflow 1.4.0\n" + crash);
+  ExplainResult now = run("tensorflow 1.6.0\n" + crash);
+  const Finding* a = find(old, "cpu_no_avx");
+  const Finding* b = find(now, "cpu_no_avx");
+  ASSERT_NE(b, nullptr);
+  EXPECT_TRUE(a == nullptr || a->score < b->score * 0.5);
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

@@ -62,6 +62,7 @@ std::vector<std::pair<std::string, const Provenance*>> all_provenance() {
   for (const auto& r : kb.tf_releases()) {
     out.emplace_back("tensorflow " + r.version.str(), &r.prov);
     if (!r.compute_capabilities.empty()) out.emplace_back("tensorflow cc " + r.version.str(), &r.cc_prov);
+    if (!r.import_prov.source.empty()) out.emplace_back("tensorflow import " + r.version.str(), &r.import_prov);
   }
   for (const auto& r : kb.yanked()) out.emplace_back("yanked " + r.version.str(), &r.prov);
   for (const auto& r : kb.library_sets()) out.emplace_back("library_set " + r.id, &r.prov);
@@ -173,6 +174,15 @@ TEST(Kb, TensorflowGpu1xRowsAreWhatTheWheelsLoad) {
   EXPECT_TRUE(row("1.8")->loads_cudnn(*Version::parse("7.1.2")));
   EXPECT_FALSE(row("1.12")->loads_cudnn(*Version::parse("7.0.5")));  // compiled against 7.1.4
   EXPECT_FALSE(row("1.8")->loads_cudnn(*Version::parse("8.0.5")));   // another major
+  // Read from the win_amd64 wheels (imports of the .pyd; self_check.py from 1.4) and RELEASE.md.
+  using M = TfRelease::MissingDll;
+  EXPECT_EQ(row("1.0")->windows_missing_cuda_dll, M::kLoggedAtRunTime);
+  for (const char* v : {"1.1", "1.2", "1.3"}) EXPECT_EQ(row(v)->windows_missing_cuda_dll, M::kDllLoadFailed) << v;
+  for (const char* v : {"1.4", "1.5"}) EXPECT_EQ(row(v)->windows_missing_cuda_dll, M::kNamedAtImport) << v;
+  EXPECT_EQ(row("2.10")->windows_missing_cuda_dll, M::kUnknown);
+  for (const char* v : {"1.0", "1.5"}) EXPECT_FALSE(row(v)->avx) << v;
+  for (const char* v : {"1.6", "2.10"}) EXPECT_TRUE(row(v)->avx) << v;
+  EXPECT_EQ(the_kb().cite_import(*row("1.2")).sources.size(), 2u);
   EXPECT_EQ(name(row("1.4"), Platform::kLinux, "cudnn"), "libcudnn.so.6");
   EXPECT_EQ(name(row("1.2"), Platform::kWindows, "cublas"), "cublas64_80.dll");
   // The last CUDA builds for macOS were 1.0 and 1.1.
@@ -468,6 +478,16 @@ TEST(Kb, MalformedTomlIsAnInputErrorNamingTheFile) {
   EXPECT_NE(kb.error().message.find("tensorflow.toml"), std::string::npos) << kb.error().message;
   EmbeddedFile syntax[] = {{"cuda.toml", "[[release]\n"}};
   EXPECT_FALSE(load_texts(syntax));
+}
+
+TEST(Kb, UnknownWindowsMissingDllBehaviourIsRejected) {
+  EmbeddedFile files[] = {{"tensorflow.toml",
+                           "[[release]]\nversion = \"1.2.0\"\ncuda = \"8.0\"\ncudnn = \"5.1\"\n"
+                           "gpu_platforms = [\"windows\"]\nlibrary_set = \"x\"\nsource = [\"s\"]\n"
+                           "import_source = [\"s\"]\nwindows_missing_cuda_dll = \"crashes\"\n"}};
+  auto kb = load_texts(files);
+  ASSERT_FALSE(kb);
+  EXPECT_NE(kb.error().message.find("windows_missing_cuda_dll"), std::string::npos) << kb.error().message;
 }
 
 TEST(Kb, RowWithoutSourceIsRejected) {

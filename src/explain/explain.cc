@@ -124,6 +124,11 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
   InferenceInput input{facts, scan.hit_counts, sig_scores, gpu_context};
   auto apply = [&](const std::vector<Inference>& infs) {
     for (const auto& inf : infs) {
+      if (inf.refutes) {
+        const std::string by = "rule:" + inf.rule;
+        if (refutes[inf.finding].insert(by).second) refute_weight[inf.finding + "|" + by] = inf.weight;
+        continue;
+      }
       Candidate& c = cands[inf.finding];
       c.best = std::max(c.best, inf.weight);
       c.arguments.insert("rule:" + inf.rule);

@@ -992,6 +992,95 @@ void memory_rules(const InferenceInput& in, std::vector<Inference>& out) {
   out.push_back(std::move(inf));
 }
 
+// The TensorFlow releases a report can be about: the stated one; with none stated, every
+// release with a GPU build on the platform that was built with the stated CUDA (and the
+// stated cuDNN, where one is): "CUDA 8.0 / cuDNN 5.1" is 1.0-1.2. Empty when neither is
+// stated or the KB has no such release.
+std::vector<const kb::TfRelease*> candidate_releases(const LogFacts& f, const kb::KnowledgeBase& kb, Platform p) {
+  std::vector<const kb::TfRelease*> out;
+  if (!f.tf_version.empty()) {
+    bool newer = false;
+    if (const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer); r && !newer) out.push_back(r);
+    return out;
+  }
+  auto cuda = Version::parse(f.cuda_version.value);
+  if (f.cuda_version.empty() || !cuda || f.flag("cuda_stated_as_requirement")) return out;
+  std::optional<Version> cudnn;
+  if (auto v = Version::parse(f.cudnn_version.value); !f.cudnn_version.empty() && v) cudnn = *v;
+  auto same = [](const Version& built, const Version& stated) {
+    const size_t k = std::min<size_t>(stated.size(), 2);
+    return !built.empty() && built.truncated(k) == stated.truncated(k);
+  };
+  for (const auto& r : kb.tf_releases())
+    if (r.has_gpu_build(p) && same(r.cuda, *cuda) && (!cudnn || same(r.cudnn, *cudnn))) out.push_back(&r);
+  return out;
+}
+
+std::string version_list(const std::vector<const kb::TfRelease*>& rels) {
+  std::string s;
+  for (const auto* r : rels) s += (s.empty() ? "" : ", ") + r->series().str();
+  return s;
+}
+
+// Import-time failures the release explains.
+// - Native Windows, "DLL load failed" importing TensorFlow, and the release imports its
+//   CUDA and cuDNN DLLs when loaded with nothing naming a missing one (tensorflow-gpu
+//   1.1-1.3, KB `windows_missing_cuda_dll`): the DLL not found is most likely one of them.
+//   With a CUDA / cuDNN stated as installed, its folder is not on PATH; otherwise cuDNN or
+//   the toolkit is not installed. Where the release is only narrowed down by the stated
+//   CUDA, each weight is scaled by the share of those releases that fail this way.
+// - Every release the report can be about runs without AVX (before 1.6): a CPU without
+//   AVX is not why it fails.
+void import_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  const Platform p = platform_of(f);
+  const auto rels = candidate_releases(f, kb, p);
+  if (rels.empty()) return;
+  const Fact& about = f.tf_version.empty() ? f.cuda_version : f.tf_version;
+  const std::string about_text = f.tf_version.empty()
+                                     ? fmt::format("CUDA {}{} stated", f.cuda_version.value,
+                                                   f.cudnn_version.empty() ? "" : " / cuDNN " + f.cudnn_version.value)
+                                     : tf_stated(f);
+
+  if (std::none_of(rels.begin(), rels.end(), [](const kb::TfRelease* r) { return r->avx; })) {
+    Inference inf{"cpu_no_avx", 1.0, "cpu.release_without_avx", {}};
+    inf.refutes = true;
+    inf.evidence.push_back(from_fact(about_text, about));
+    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {} wheels do not use AVX (AVX from 1.6)", version_list(rels)),
+                                   kb.cite_import(*rels.front())));
+    out.push_back(std::move(inf));
+  }
+
+  if (p != Platform::kWindows || !f.wsl.empty() || !(has(in, "dll_load_failed_pywrap") || has(in, "dll_error_prose")))
+    return;
+  std::vector<const kb::TfRelease*> bare;
+  for (const auto* r : rels)
+    if (r->windows_missing_cuda_dll == kb::TfRelease::MissingDll::kDllLoadFailed) bare.push_back(r);
+  if (bare.empty()) return;
+  const double share = static_cast<double>(bare.size()) / static_cast<double>(rels.size());
+  const kb::TfLibraries libs = kb.tf_libraries(*bare.front(), p);
+  const std::string files = fmt::format("{}, {}", libs.file_of("cublas").value_or("cublas"),
+                                        libs.file_of("cudnn").value_or("cudnn"));
+  std::vector<Evidence> why = {
+      from_fact("'DLL load failed' importing TensorFlow on native Windows", f.os),
+      from_fact(about_text, about),
+      from_kb(fmt::format("TensorFlow {} for Windows imports its CUDA and cuDNN DLLs ({} ...) when loaded and checks "
+                          "none of them first: a missing one is a bare 'DLL load failed'{}",
+                          version_list(bare), files,
+                          share < 1.0 ? fmt::format(" ({} of the {} releases built for it)", bare.size(), rels.size())
+                                      : ""),
+              kb.cite_import(*bare.front()))};
+  const bool installed = !f.cuda_version.empty() || !f.cudnn_version.empty();
+  const std::vector<std::pair<const char*, double>> weights =
+      installed ? std::vector<std::pair<const char*, double>>{{"env_path_not_set", 0.75}, {"cudnn_missing", 0.45}}
+                : std::vector<std::pair<const char*, double>>{
+                      {"cudart_missing", 0.5}, {"cudnn_missing", 0.45}, {"env_path_not_set", 0.4}};
+  for (const auto& [id, w] : weights) {
+    Inference inf{id, w * share, "runtime.windows_linked_dll_not_found", why};
+    out.push_back(std::move(inf));
+  }
+}
+
 std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* kb) {
   std::vector<Inference> out;
   if (kb && !kb->tf_releases().empty()) {
@@ -1000,6 +1089,7 @@ std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* 
     gpu_rules(in, *kb, out);
     driver_rules(in, *kb, out);
     pairing_rules(in, *kb, out);
+    import_rules(in, *kb, out);
   }
   cpu_rules(in, out);
   memory_rules(in, out);

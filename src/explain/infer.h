@@ -19,6 +19,9 @@ struct Inference {
   double weight = 0.0;  // 0..1, same scale as signature weights
   std::string rule;     // which inference produced it ("platform.windows_tf_ge_2_11")
   std::vector<Evidence> evidence;
+  // true: the rule argues against the finding (weight = how strongly, as a signature's
+  // `refutes` weight) instead of for it.
+  bool refutes = false;
 };
 
 // What the scan saw besides the facts, which some inferences need.

@@ -102,6 +102,15 @@ struct TfRelease {
   // true: the wheel accepts only the cuDNN minor it was compiled with (7.0.x for 1.5-1.7);
   // false: any minor at or above it within the major (cuDNN >= 7 from TF 1.8).
   bool cudnn_minor_exact = false;
+  // false: the official wheels run on a CPU without AVX (before 1.6).
+  bool avx = true;
+  // What `import tensorflow` does on native Windows when a CUDA / cuDNN DLL of the GPU wheel
+  // is missing: kDllLoadFailed (the .pyd imports them, nothing names the one missing: a
+  // bare "DLL load failed"), kNamedAtImport (self_check.py names it), kLoggedAtRunTime (opened
+  // later, logged); kUnknown where the wheel was not read.
+  enum class MissingDll { kUnknown, kDllLoadFailed, kNamedAtImport, kLoggedAtRunTime };
+  MissingDll windows_missing_cuda_dll = MissingDll::kUnknown;
+  Provenance import_prov;  // where avx / windows_missing_cuda_dll were read
   Provenance prov;
 
   Version series() const { return version.truncated(2); }
@@ -465,6 +474,7 @@ class KnowledgeBase {
   // Citations for rows (source ids resolved to URLs).
   Citation cite(const TfRelease& r) const;
   Citation cite_cc(const TfRelease& r) const;
+  Citation cite_import(const TfRelease& r) const;  // avx, windows_missing_cuda_dll
   Citation cite(const YankedRelease& r) const;
   Citation cite(const LibrarySet& r) const;
   Citation cite(const TfPackage& r) const;

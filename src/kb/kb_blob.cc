@@ -143,7 +143,7 @@ template <class Ar> void io(Ar& a, LibrarySet& r) {
 }
 template <class Ar> void io(Ar& a, TfRelease& r) {
   fields(a, r.version, r.python, r.cuda, r.cudnn, r.gpu_platforms, r.library_set, r.compute_capabilities, r.cc_prov,
-         r.cc_note, r.notes, r.plan, r.cudnn_minor_exact, r.prov);
+         r.cc_note, r.notes, r.plan, r.cudnn_minor_exact, r.avx, r.windows_missing_cuda_dll, r.import_prov, r.prov);
 }
 template <class Ar> void io(Ar& a, YankedRelease& r) { fields(a, r.version, r.use, r.note, r.prov); }
 template <class Ar> void io(Ar& a, TfPackage& r) { fields(a, r.name, r.tf, r.platforms, r.role, r.note, r.prov); }

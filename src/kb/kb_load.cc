@@ -218,6 +218,19 @@ class KbLoader {
       t.notes = r.strings("notes");
       t.plan = r.boolean_or("plan", true);
       t.cudnn_minor_exact = r.boolean_or("cudnn_minor_exact", false);
+      t.avx = r.boolean_or("avx", true);
+      if (r.has("avx") || r.has("windows_missing_cuda_dll")) t.import_prov = r.prov("import_source", "import_verified");
+      if (r.has("windows_missing_cuda_dll")) {
+        using M = TfRelease::MissingDll;
+        const std::string how = r.str("windows_missing_cuda_dll");
+        if (how == "dll_load_failed") t.windows_missing_cuda_dll = M::kDllLoadFailed;
+        else if (how == "named_at_import") t.windows_missing_cuda_dll = M::kNamedAtImport;
+        else if (how == "logged_at_run_time") t.windows_missing_cuda_dll = M::kLoggedAtRunTime;
+        else
+          fail_load(fmt::format("{}: 'windows_missing_cuda_dll' is '{}': expected dll_load_failed, named_at_import or "
+                                "logged_at_run_time",
+                                r.where(), how));
+      }
       t.prov = r.prov();
       kb.tf_.push_back(std::move(t));
     });

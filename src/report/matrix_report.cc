@@ -100,6 +100,22 @@ void render_tf_detail(std::string& o, const MatrixResult& r) {
       o += fmt::format("    {} {:<9} {}\n", l.must_load ? "*" : " ", l.component, l.file);
     for (const auto& n : d.libraries.notes) o += "    note: " + n + "\n";
   }
+  if (!tf.avx) o += "  CPU           no AVX needed (the official wheels use AVX from 1.6)\n";
+  if (p == Platform::kWindows && tf.has_gpu_build(p)) {
+    using M = kb::TfRelease::MissingDll;
+    switch (tf.windows_missing_cuda_dll) {
+      case M::kDllLoadFailed:
+        o += "  Missing DLL   a CUDA / cuDNN DLL not on PATH fails `import tensorflow` with a bare 'DLL load failed'\n";
+        break;
+      case M::kNamedAtImport:
+        o += "  Missing DLL   `import tensorflow` names a missing nvcuda / cudart / cuDNN DLL (\"Could not find ...\")\n";
+        break;
+      case M::kLoggedAtRunTime:
+        o += "  Missing DLL   CUDA DLLs are opened after import; a missing one is logged\n";
+        break;
+      case M::kUnknown: break;
+    }
+  }
   if (tf.has_gpu_build(p)) {
     if (tf.compute_capabilities.empty()) {
       o += "  Compiled for  unknown (no build_info in the knowledge base)\n";
