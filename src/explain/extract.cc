@@ -939,7 +939,7 @@ bool says_gpu_unseen(std::string_view sentence) {
   auto participle = [&](std::string_view t) {
     return in_list(t, {"detected", "recognized", "recognised", "found", "used", "utilized", "utilised", "visible", "listed",
                   "shown", "showing", "registered", "seen", "identified", "available", "recognizing", "recognising",
-                  "detecting"});
+                  "detecting", "utilizing", "utilising"});
   };
   auto filler = [&](std::string_view t) {
     return in_list(t, {"the", "my", "a", "an", "any", "our", "their", "his", "her", "its", "nvidia", "nvidia's", "dedicated",
@@ -973,6 +973,8 @@ bool says_gpu_unseen(std::string_view sentence) {
       continue;
     }
     const size_t start = i;
+    // "GPU devices are not detected", "the GPU card is not found": the noun after it.
+    if (end + 1 < w.size() && in_list(w[end + 1], {"device", "devices", "card", "cards"})) ++end;
     i = end;
     if (end + 1 < w.size() && in_list(w[end + 1], {"memory", "ram", "vram", "driver", "drivers", "version", "name"}))
       continue;
