@@ -215,5 +215,16 @@ TEST(ExplainCli, WithoutAReleaseTheFixNamesWhatOpensTheFailedFile) {
       << fix;
 }
 
+TEST(ExplainCli, AStatedToolkitNotOnPathNamesTheDllsItsReleasesLoad) {
+  auto [id, fix] = top_finding_and_fix("tf1dll.txt",
+                                       "Windows 10, CUDA/cuDNN version: 8.0/5.1\n"
+                                       "ImportError: DLL load failed: The specified module could not be found.\n");
+  EXPECT_EQ(id, "env_path_not_set");
+  EXPECT_NE(fix.find("TensorFlow 1.0-1.2 (built for CUDA 8.0 and cuDNN 5.1) loads cublas64_80.dll and cudnn64_5.dll"),
+            std::string::npos)
+      << fix;
+  EXPECT_NE(fix.find("where cublas64_80.dll and where cudnn64_5.dll"), std::string::npos) << fix;
+}
+
 }  // namespace
 }  // namespace tfgpu

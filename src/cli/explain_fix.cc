@@ -84,6 +84,34 @@ std::vector<std::string> failed_file_fix(const Finding& finding, const explain::
   return steps;
 }
 
+// No release stated, native Windows, a CUDA stated as installed, and the libraries' folder
+// not on PATH: the releases built for that CUDA (and cuDNN) name the DLLs to make findable.
+std::vector<std::string> stated_toolkit_path_fix(const Finding& finding, const explain::LogFacts& facts,
+                                                 const kb::KnowledgeBase& kb) {
+  std::vector<std::string> steps;
+  if (finding.id != "env_path_not_set" || facts.os.value != "windows" || !facts.wsl.empty() ||
+      facts.cuda_version.empty())
+    return steps;
+  const auto rels = explain::candidate_releases(facts, kb, Platform::kWindows);
+  if (rels.empty()) return steps;
+  const kb::TfLibraries libs = kb.tf_libraries(*rels.front(), Platform::kWindows);
+  const auto cublas = libs.file_of("cublas");
+  const auto cudnn = libs.file_of("cudnn");
+  if (!cublas || !cudnn) return steps;
+  for (const auto* r : rels) {
+    const kb::TfLibraries other = kb.tf_libraries(*r, Platform::kWindows);
+    if (other.file_of("cublas") != cublas || other.file_of("cudnn") != cudnn) return steps;  // not one answer
+  }
+  const std::string range = rels.size() == 1 ? rels.front()->series().str()
+                                             : fmt::format("{}-{}", rels.front()->series().str(), rels.back()->series().str());
+  steps.push_back(fmt::format("TensorFlow {} (built for CUDA {} and cuDNN {}) loads {} and {}: add the bin folder of "
+                              "your CUDA {} install (the one holding {}) and the folder holding {} to PATH, then open "
+                              "a new terminal (where {} and where {} must both print a path)",
+                              range, rels.front()->cuda.str(), rels.front()->cudnn.str(), *cublas, *cudnn,
+                              facts.cuda_version.value, *cublas, *cudnn, *cublas, *cudnn));
+  return steps;
+}
+
 }  // namespace
 
 std::vector<std::string> version_specific_fix(const Finding& finding, const explain::LogFacts& facts,
@@ -93,6 +121,7 @@ std::vector<std::string> version_specific_fix(const Finding& finding, const expl
   if (facts.os.value == "macos") return steps;
   if (facts.tf_version.empty()) {
     steps = failed_file_fix(finding, facts, kb);
+    if (steps.empty()) steps = stated_toolkit_path_fix(finding, facts, kb);
     if (steps.empty()) steps = gpu_specific_fix(finding, facts, kb);
     return steps;
   }

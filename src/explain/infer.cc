@@ -992,10 +992,7 @@ void memory_rules(const InferenceInput& in, std::vector<Inference>& out) {
   out.push_back(std::move(inf));
 }
 
-// The TensorFlow releases a report can be about: the stated one; with none stated, every
-// release with a GPU build on the platform that was built with the stated CUDA (and the
-// stated cuDNN, where one is): "CUDA 8.0 / cuDNN 5.1" is 1.0-1.2. Empty when neither is
-// stated or the KB has no such release.
+
 std::vector<const kb::TfRelease*> candidate_releases(const LogFacts& f, const kb::KnowledgeBase& kb, Platform p) {
   std::vector<const kb::TfRelease*> out;
   if (!f.tf_version.empty()) {
@@ -1015,6 +1012,8 @@ std::vector<const kb::TfRelease*> candidate_releases(const LogFacts& f, const kb
     if (r.has_gpu_build(p) && same(r.cuda, *cuda) && (!cudnn || same(r.cudnn, *cudnn))) out.push_back(&r);
   return out;
 }
+
+namespace {
 
 std::string version_list(const std::vector<const kb::TfRelease*>& rels) {
   std::string s;
@@ -1080,6 +1079,8 @@ void import_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
     out.push_back(std::move(inf));
   }
 }
+
+}  // namespace
 
 std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* kb) {
   std::vector<Inference> out;

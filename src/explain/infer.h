@@ -37,6 +37,12 @@ struct InferenceInput {
 // name the KB resolves to a single capability (with the fact it was read from).
 std::vector<std::pair<kb::ComputeCapability, Fact>> stated_ccs(const LogFacts& f, const kb::KnowledgeBase& kb);
 
+// The TensorFlow releases a report can be about: the stated one; with none stated, every
+// release with a GPU build on the platform that was built with the stated CUDA (and the
+// stated cuDNN, where one is): "CUDA 8.0 / cuDNN 5.1" is 1.0-1.2. Empty when neither is
+// stated or the KB has no such release.
+std::vector<const kb::TfRelease*> candidate_releases(const LogFacts& f, const kb::KnowledgeBase& kb, Platform p);
+
 // Every inference whose conditions hold. `kb` may be null (then only KB-free ones run).
 std::vector<Inference> infer(const InferenceInput& in, const kb::KnowledgeBase* kb);
 
