@@ -82,18 +82,17 @@ TEST(ExplainExtract, TheGpuUnseenInTheReportersWords) {
                            "TensorFlow fails to recognise the graphics card\n", "the model won't run on the GPU\n",
                            "The GPU is not being detected by tensorflow 2.4\n", "my gpu wasn't found\n",
                            "Why doesn't TensorFlow seem to use the GPU?\n", "no GPU was detected\n",
-                           "training still only occupies the CPU\n", "it uses only the CPU\n",
-                           "only the CPU is used\n", "GPU devices are not detected on Colab\n",
-                           "Title: GPU not utilizing\n"})
+                           "training still only occupies the CPU\n", "it uses only the CPU\n", "only the CPU is used\n",
+                           "GPU devices are not detected on Colab\n", "Title: GPU not utilizing\n"})
     EXPECT_TRUE(facts_of(said).flag("gpu_unseen_prose")) << said;
   // Keeping TensorFlow off the GPU, a condition, the GPU's memory or driver, or a GPU that is used: not it.
-  for (const char* said : {"How to make tensorflow not use the GPU?\n", "I don't want to use the GPU for this.\n",
-                           "If TensorFlow does not find a GPU it falls back to the CPU.\n",
-                           "It does not use all the GPU memory.\n", "Tensorflow uses the GPU fine.\n",
-                           "I did not install the GPU driver myself.\n", "The CPU usage is 100%\n",
-                           "I only have a CPU\n", "It runs on the CPU only for preprocessing, then on the GPU\n",
-                           "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1700] not using gpu 1\n",
-                           "The GPU device memory is not freed\n"})
+  for (const char* said :
+       {"How to make tensorflow not use the GPU?\n", "I don't want to use the GPU for this.\n",
+        "If TensorFlow does not find a GPU it falls back to the CPU.\n", "It does not use all the GPU memory.\n",
+        "Tensorflow uses the GPU fine.\n", "I did not install the GPU driver myself.\n", "The CPU usage is 100%\n",
+        "I only have a CPU\n", "It runs on the CPU only for preprocessing, then on the GPU\n",
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1700] not using gpu 1\n",
+        "The GPU device memory is not freed\n"})
     EXPECT_FALSE(facts_of(said).flag("gpu_unseen_prose")) << said;
 }
 

@@ -102,13 +102,15 @@ std::vector<std::string> stated_toolkit_path_fix(const Finding& finding, const e
     const kb::TfLibraries other = kb.tf_libraries(*r, Platform::kWindows);
     if (other.file_of("cublas") != cublas || other.file_of("cudnn") != cudnn) return steps;  // not one answer
   }
-  const std::string range = rels.size() == 1 ? rels.front()->series().str()
-                                             : fmt::format("{}-{}", rels.front()->series().str(), rels.back()->series().str());
-  steps.push_back(fmt::format("TensorFlow {} (built for CUDA {} and cuDNN {}) loads {} and {}: add the bin folder of "
-                              "your CUDA {} install (the one holding {}) and the folder holding {} to PATH, then open "
-                              "a new terminal (where {} and where {} must both print a path)",
-                              range, rels.front()->cuda.str(), rels.front()->cudnn.str(), *cublas, *cudnn,
-                              facts.cuda_version.value, *cublas, *cudnn, *cublas, *cudnn));
+  const std::string range = rels.size() == 1
+                                ? rels.front()->series().str()
+                                : fmt::format("{}-{}", rels.front()->series().str(), rels.back()->series().str());
+  steps.push_back(
+      fmt::format("TensorFlow {} (built for CUDA {} and cuDNN {}) loads {} and {}: add the bin folder of "
+                  "your CUDA {} install (the one holding {}) and the folder holding {} to PATH, then open "
+                  "a new terminal (where {} and where {} must both print a path)",
+                  range, rels.front()->cuda.str(), rels.front()->cudnn.str(), *cublas, *cudnn, facts.cuda_version.value,
+                  *cublas, *cudnn, *cublas, *cudnn));
   return steps;
 }
 

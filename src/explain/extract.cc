@@ -937,9 +937,9 @@ bool says_gpu_unseen(std::string_view sentence) {
                         "register", "access", "identif", "pick", "load"});
   };
   auto participle = [&](std::string_view t) {
-    return in_list(t, {"detected", "recognized", "recognised", "found", "used", "utilized", "utilised", "visible", "listed",
-                  "shown", "showing", "registered", "seen", "identified", "available", "recognizing", "recognising",
-                  "detecting", "utilizing", "utilising"});
+    return in_list(t, {"detected",  "recognized",  "recognised",  "found",     "used",       "utilized", "utilised",
+                       "visible",   "listed",      "shown",       "showing",   "registered", "seen",     "identified",
+                       "available", "recognizing", "recognising", "detecting", "utilizing",  "utilising"});
   };
   auto filler = [&](std::string_view t) {
     return in_list(t, {"the", "my", "a", "an", "any", "our", "their", "his", "her", "its", "nvidia", "nvidia's", "dedicated",

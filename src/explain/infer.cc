@@ -992,7 +992,6 @@ void memory_rules(const InferenceInput& in, std::vector<Inference>& out) {
   out.push_back(std::move(inf));
 }
 
-
 std::vector<const kb::TfRelease*> candidate_releases(const LogFacts& f, const kb::KnowledgeBase& kb, Platform p) {
   std::vector<const kb::TfRelease*> out;
   if (!f.tf_version.empty()) {
@@ -1045,8 +1044,9 @@ void import_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
     Inference inf{"cpu_no_avx", 1.0, "cpu.release_without_avx", {}};
     inf.refutes = true;
     inf.evidence.push_back(from_fact(about_text, about));
-    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {} wheels do not use AVX (AVX from 1.6)", version_list(rels)),
-                                   kb.cite_import(*rels.front())));
+    inf.evidence.push_back(
+        from_kb(fmt::format("TensorFlow {} wheels do not use AVX (AVX from 1.6)", version_list(rels)),
+                kb.cite_import(*rels.front())));
     out.push_back(std::move(inf));
   }
 
@@ -1058,16 +1058,15 @@ void import_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
   if (bare.empty()) return;
   const double share = static_cast<double>(bare.size()) / static_cast<double>(rels.size());
   const kb::TfLibraries libs = kb.tf_libraries(*bare.front(), p);
-  const std::string files = fmt::format("{}, {}", libs.file_of("cublas").value_or("cublas"),
-                                        libs.file_of("cudnn").value_or("cudnn"));
+  const std::string files =
+      fmt::format("{}, {}", libs.file_of("cublas").value_or("cublas"), libs.file_of("cudnn").value_or("cudnn"));
   std::vector<Evidence> why = {
-      from_fact("'DLL load failed' importing TensorFlow on native Windows", f.os),
-      from_fact(about_text, about),
-      from_kb(fmt::format("TensorFlow {} for Windows imports its CUDA and cuDNN DLLs ({} ...) when loaded and checks "
-                          "none of them first: a missing one is a bare 'DLL load failed'{}",
-                          version_list(bare), files,
-                          share < 1.0 ? fmt::format(" ({} of the {} releases built for it)", bare.size(), rels.size())
-                                      : ""),
+      from_fact("'DLL load failed' importing TensorFlow on native Windows", f.os), from_fact(about_text, about),
+      from_kb(fmt::format(
+                  "TensorFlow {} for Windows imports its CUDA and cuDNN DLLs ({} ...) when loaded and checks "
+                  "none of them first: a missing one is a bare 'DLL load failed'{}",
+                  version_list(bare), files,
+                  share < 1.0 ? fmt::format(" ({} of the {} releases built for it)", bare.size(), rels.size()) : ""),
               kb.cite_import(*bare.front()))};
   const bool installed = !f.cuda_version.empty() || !f.cudnn_version.empty();
   const std::vector<std::pair<const char*, double>> weights =

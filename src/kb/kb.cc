@@ -161,7 +161,8 @@ Citation KnowledgeBase::cite_cc(const TfRelease& r) const {
   return make_cite(*this, "tensorflow " + r.version.str() + " compute capabilities", r.cc_prov);
 }
 Citation KnowledgeBase::cite_import(const TfRelease& r) const {
-  return make_cite(*this, "tensorflow " + r.version.str() + " import", r.import_prov.source.empty() ? r.prov : r.import_prov);
+  return make_cite(*this, "tensorflow " + r.version.str() + " import",
+                   r.import_prov.source.empty() ? r.prov : r.import_prov);
 }
 Citation KnowledgeBase::cite(const YankedRelease& r) const {
   return make_cite(*this, "tensorflow " + r.version.str() + " (yanked)", r.prov);

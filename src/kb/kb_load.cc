@@ -223,13 +223,17 @@ class KbLoader {
       if (r.has("windows_missing_cuda_dll")) {
         using M = TfRelease::MissingDll;
         const std::string how = r.str("windows_missing_cuda_dll");
-        if (how == "dll_load_failed") t.windows_missing_cuda_dll = M::kDllLoadFailed;
-        else if (how == "named_at_import") t.windows_missing_cuda_dll = M::kNamedAtImport;
-        else if (how == "logged_at_run_time") t.windows_missing_cuda_dll = M::kLoggedAtRunTime;
+        if (how == "dll_load_failed")
+          t.windows_missing_cuda_dll = M::kDllLoadFailed;
+        else if (how == "named_at_import")
+          t.windows_missing_cuda_dll = M::kNamedAtImport;
+        else if (how == "logged_at_run_time")
+          t.windows_missing_cuda_dll = M::kLoggedAtRunTime;
         else
-          fail_load(fmt::format("{}: 'windows_missing_cuda_dll' is '{}': expected dll_load_failed, named_at_import or "
-                                "logged_at_run_time",
-                                r.where(), how));
+          fail_load(
+              fmt::format("{}: 'windows_missing_cuda_dll' is '{}': expected dll_load_failed, named_at_import or "
+                          "logged_at_run_time",
+                          r.where(), how));
       }
       t.prov = r.prov();
       kb.tf_.push_back(std::move(t));

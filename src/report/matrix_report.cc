@@ -108,12 +108,14 @@ void render_tf_detail(std::string& o, const MatrixResult& r) {
         o += "  Missing DLL   a CUDA / cuDNN DLL not on PATH fails `import tensorflow` with a bare 'DLL load failed'\n";
         break;
       case M::kNamedAtImport:
-        o += "  Missing DLL   `import tensorflow` names a missing nvcuda / cudart / cuDNN DLL (\"Could not find ...\")\n";
+        o += "  Missing DLL   `import tensorflow` names a missing nvcuda / cudart / cuDNN DLL (\"Could not find "
+             "...\")\n";
         break;
       case M::kLoggedAtRunTime:
         o += "  Missing DLL   CUDA DLLs are opened after import; a missing one is logged\n";
         break;
-      case M::kUnknown: break;
+      case M::kUnknown:
+        break;
     }
   }
   if (tf.has_gpu_build(p)) {
