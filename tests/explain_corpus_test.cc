@@ -42,13 +42,17 @@ using ::tfgpu::testing::ReportCase;
 // measured before tuning against it (7/11 and 7/11, 3/7 and 6/7, 6/8 and 6/8, 1/3 and 3/3,
 // 2/8 and 4/8, 3/4 and 3/4, 2/2 and 2/2: 24/43 and 31/43); then dev 82.7% / 89.8% (283), held-out
 // 49.0% / 65.6% (96: the 76 of session 11 at 38/76 and 50/76, were 39 and 50; the 20 new
-// ones at 9/20 and 13/20);
+// ones at 9/20 and 13/20); session 13 (Windows 'DLL load failed' for releases that import
+// their CUDA DLLs unchecked, AVX from 1.6, read from the win_amd64 wheels; NumPy's bfloat16
+// CHECK): dev 83.4% / 90.5% (283), held-out unchanged at 47/96 and 63/96; then 6 more reports
+// split at random (3 dev, 3 held-out), measured before tuning against them at 4/6 and 4/6
+// (held-out 3/3); then dev 83.6% / 90.6% (286), held-out 50.5% / 66.7% (99);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
-constexpr double kDevTop1Floor = 0.82;
-constexpr double kDevTop3Floor = 0.89;
-constexpr double kHeldTop1Floor = 0.48;
-constexpr double kHeldTop3Floor = 0.65;
+constexpr double kDevTop1Floor = 0.83;
+constexpr double kDevTop3Floor = 0.90;
+constexpr double kHeldTop1Floor = 0.50;
+constexpr double kHeldTop3Floor = 0.66;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 
