@@ -24,7 +24,6 @@ struct Candidate {
   double best = 0.0;
   std::set<std::string> arguments;  // distinct signatures / inference rules
   double refute_factor = 1.0;
-  std::set<std::string> refuted_by;
   std::vector<Evidence> evidence;
 
   double score() const {

@@ -1003,12 +1003,10 @@ std::vector<const kb::TfRelease*> candidate_releases(const LogFacts& f, const kb
   if (f.cuda_version.empty() || !cuda || f.flag("cuda_stated_as_requirement")) return out;
   std::optional<Version> cudnn;
   if (auto v = Version::parse(f.cudnn_version.value); !f.cudnn_version.empty() && v) cudnn = *v;
-  auto same = [](const Version& built, const Version& stated) {
-    const size_t k = std::min<size_t>(stated.size(), 2);
-    return !built.empty() && built.truncated(k) == stated.truncated(k);
-  };
   for (const auto& r : kb.tf_releases())
-    if (r.has_gpu_build(p) && same(r.cuda, *cuda) && (!cudnn || same(r.cudnn, *cudnn))) out.push_back(&r);
+    if (r.has_gpu_build(p) && kb::stated_version_names(r.cuda, *cuda) &&
+        (!cudnn || kb::stated_version_names(r.cudnn, *cudnn)))
+      out.push_back(&r);
   return out;
 }
 
@@ -1043,10 +1041,6 @@ void import_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
   if (std::none_of(rels.begin(), rels.end(), [](const kb::TfRelease* r) { return r->avx; })) {
     Inference inf{"cpu_no_avx", 1.0, "cpu.release_without_avx", {}};
     inf.refutes = true;
-    inf.evidence.push_back(from_fact(about_text, about));
-    inf.evidence.push_back(
-        from_kb(fmt::format("TensorFlow {} wheels do not use AVX (AVX from 1.6)", version_list(rels)),
-                kb.cite_import(*rels.front())));
     out.push_back(std::move(inf));
   }
 

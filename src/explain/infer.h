@@ -20,7 +20,7 @@ struct Inference {
   std::string rule;     // which inference produced it ("platform.windows_tf_ge_2_11")
   std::vector<Evidence> evidence;
   // true: the rule argues against the finding (weight = how strongly, as a signature's
-  // `refutes` weight) instead of for it.
+  // `refutes` weight) instead of for it; its evidence is not shown (refutations never are).
   bool refutes = false;
 };
 

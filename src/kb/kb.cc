@@ -93,6 +93,10 @@ const std::vector<Version>* TfRelease::python_on(Platform p) const {
   return it == python.end() ? nullptr : &it->second;
 }
 
+bool stated_version_names(const Version& built, const Version& stated) {
+  return built.matches_prefix(stated) || (stated.size() >= 2 && built.truncated(2) == stated.truncated(2));
+}
+
 bool TfRelease::loads_cudnn(const Version& installed) const {
   if (cudnn.empty() || installed.empty() || installed.major() != cudnn.major()) return false;
   if (cudnn_minor_exact) return installed.truncated(2) == cudnn.truncated(2);
@@ -272,6 +276,17 @@ const PlatformNote* KnowledgeBase::platform_note(const TfRelease& tf, Platform p
 const TfjsNodeRelease* KnowledgeBase::find_tfjs_node(const Version& tfjs) const {
   for (const auto& r : tfjs_node_)
     if (r.tfjs.contains(tfjs)) return &r;
+  return nullptr;
+}
+
+const TfRelease* KnowledgeBase::first_avx_release() const {
+  bool before = false;
+  for (const auto& r : tf_) {
+    if (!r.avx)
+      before = true;
+    else if (before)
+      return &r;
+  }
   return nullptr;
 }
 

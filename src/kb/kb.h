@@ -85,6 +85,10 @@ struct LibrarySet {
   bool operator==(const LibrarySet&) const = default;
 };
 
+// Whether a version a user states ("8", "8.0", "9.0.176") names a build's CUDA / cuDNN
+// version ("8.0", "9.0"): the same major.minor, or a bare major that prefixes it.
+bool stated_version_names(const Version& built, const Version& stated);
+
 struct TfRelease {
   Version version;  // the patch the docs list, e.g. 2.16.1
   std::map<Platform, std::vector<Version>> python;  // tested Pythons; absent = not listed
@@ -433,6 +437,9 @@ class KnowledgeBase {
   const TfjsNodeRelease* find_tfjs_node(const Version& tfjs) const;
   // The oldest CUDA release that builds SASS for `cc` (its sass_max reaches it), or nullptr.
   const CudaRelease* first_cuda_building_for(const ComputeCapability& cc) const;
+  // The first release whose wheels use AVX after releases that did not (1.6); nullptr when
+  // every row says the same.
+  const TfRelease* first_avx_release() const;
 
   // CUDA toolkit by "11.8" / "11.8.0" (major.minor required). kInput / kNotFound with suggestions.
   Result<const CudaRelease*> find_cuda(std::string_view version) const;

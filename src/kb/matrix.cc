@@ -154,7 +154,7 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
     filter([&](MatrixTfRow& row) {
       if (!row.gpu_build) return false;
       const TfRelease& tf = *row.release;
-      if (tf.cuda.matches_prefix(*v) || (v->size() >= 2 && tf.cuda.truncated(2) == v->truncated(2))) {
+      if (stated_version_names(tf.cuda, *v)) {
         row.why.push_back(fmt::format("built with CUDA {}", tf.cuda.str()));
         return true;
       }
@@ -288,6 +288,7 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
     d.libraries = kb.tf_libraries(tf, p);
     add_cites(out.citations, d.libraries.cites);
     d.packages = kb.packages_for(tf, p);
+    if (!tf.avx) d.first_avx = kb.first_avx_release();
     for (const TfPackage* pkg : d.packages) add_cites(out.citations, {kb.cite(*pkg)});
     if (p == Platform::kLinux) {
       d.and_cuda = kb.and_cuda_for(tf);

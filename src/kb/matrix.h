@@ -41,6 +41,7 @@ struct MatrixTfDetail {
   std::vector<const TfPackage*> packages;
   const AndCudaPins* and_cuda = nullptr;        // Linux only
   const PlatformNote* no_gpu_note = nullptr;    // when the OS has no GPU build
+  const TfRelease* first_avx = nullptr;         // the first release needing AVX, when this one does not
   std::vector<const Gpu*> gpus_native;          // KB GPUs by how the wheel treats them;
   std::vector<const Gpu*> gpus_ptx_jit;         // all empty when the compiled list is unknown
   std::vector<const Gpu*> gpus_ignored;

@@ -100,7 +100,11 @@ void render_tf_detail(std::string& o, const MatrixResult& r) {
       o += fmt::format("    {} {:<9} {}\n", l.must_load ? "*" : " ", l.component, l.file);
     for (const auto& n : d.libraries.notes) o += "    note: " + n + "\n";
   }
-  if (!tf.avx) o += "  CPU           no AVX needed (the official wheels use AVX from 1.6)\n";
+  if (!tf.avx) {
+    o += fmt::format(
+        "  CPU           no AVX needed{}\n",
+        d.first_avx ? fmt::format(" (the official wheels use AVX from {})", d.first_avx->series().str()) : "");
+  }
   if (p == Platform::kWindows && tf.has_gpu_build(p)) {
     using M = kb::TfRelease::MissingDll;
     switch (tf.windows_missing_cuda_dll) {
