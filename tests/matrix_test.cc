@@ -37,6 +37,16 @@ std::vector<std::string> row_versions(const MatrixResult& r) {
 
 bool contains(const std::string& haystack, const std::string& needle) { return haystack.find(needle) != std::string::npos; }
 
+TEST(Matrix, Tf12OnWindowsSaysHowAMissingDllFailsAndCitesTheWheels) {
+  auto r = ask({.platform = Platform::kWindows, .tf = "1.2"});
+  ASSERT_TRUE(r.tf);
+  EXPECT_EQ(r.tf->first_avx->series().str(), "1.6");
+  bool import_cited = false;
+  for (const auto& c : r.citations) import_cited = import_cited || c.row == "tensorflow 1.2.0 import";
+  EXPECT_TRUE(import_cited);
+  EXPECT_EQ(ask({.platform = Platform::kWindows, .tf = "2.10"}).tf->first_avx, nullptr);
+}
+
 TEST(Matrix, Tf210OnWindowsGivesPythonsCudaCudnnDriverAndExactDlls) {
   auto r = ask({.platform = Platform::kWindows, .tf = "2.10"});
   ASSERT_EQ(r.rows.size(), 1u);

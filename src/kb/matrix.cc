@@ -289,6 +289,7 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
     add_cites(out.citations, d.libraries.cites);
     d.packages = kb.packages_for(tf, p);
     if (!tf.avx) d.first_avx = kb.first_avx_release();
+    if (!tf.import_prov.source.empty()) add_cites(out.citations, {kb.cite_import(tf)});  // the AVX / DLL lines
     for (const TfPackage* pkg : d.packages) add_cites(out.citations, {kb.cite(*pkg)});
     if (p == Platform::kLinux) {
       d.and_cuda = kb.and_cuda_for(tf);
