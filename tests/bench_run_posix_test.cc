@@ -9,11 +9,10 @@
 
 #include "gpu/bench.h"
 #include "report/bench_render.h"
+#include "support/mock_cuda.h"
 
 namespace tfgpu::gpu {
 namespace {
-
-const std::string kMockDir = std::string(TFGPU_TEST_BINARY_DIR) + "/mocks_cuda/lib";
 
 class Env {
  public:
@@ -34,8 +33,9 @@ BenchReport bench(const char* cuda, const char* cublas, std::vector<std::string>
   o.plan.gemm_sizes = {64, 256};
   o.plan.d2d_bytes = 1u << 20;
   o.plan.host_bytes = 1u << 20;
-  o.driver_candidates = {kMockDir + "/libcuda.so.1"};
-  o.cublas_candidates = cublas_names.empty() ? std::vector<std::string>{kMockDir + "/libcublas.so.13"} : cublas_names;
+  o.driver_candidates = {testing::kMockCudaLibDir + "/libcuda.so.1"};
+  o.cublas_candidates =
+      cublas_names.empty() ? std::vector<std::string>{testing::kMockCudaLibDir + "/libcublas.so.13"} : cublas_names;
   return run_bench(o);
 }
 
@@ -101,7 +101,7 @@ TEST(BenchRun, FailingGemmKeepsTheBandwidthFigures) {
 }
 
 TEST(BenchRun, MissingCublasIsASetupFailureWithAFixAndStillMeasuresBandwidth) {
-  auto r = bench("ok", "ok", {kMockDir + "/libcublas-missing.so.13"});
+  auto r = bench("ok", "ok", {testing::kMockCudaLibDir + "/libcublas-missing.so.13"});
   EXPECT_FALSE(r.setup_passed());
   EXPECT_EQ(r.steps.back().id, "load_cublas");
   EXPECT_NE(r.steps.back().fix.find("nvidia-cublas"), std::string::npos);
@@ -171,7 +171,7 @@ TEST(BenchPlan, QuickIsSmallerThanFull) {
 
 // A bench with FP8 enabled from a KB floor of 8.9 on a mock card of compute capability `cc`.
 BenchReport bench_fp8(const char* cc, const char* cublaslt_mode = "ok",
-                      std::vector<std::string> cublaslt = {kMockDir + "/libcublasLt.so.13"}) {
+                      std::vector<std::string> cublaslt = {testing::kMockCudaLibDir + "/libcublasLt.so.13"}) {
   ::setenv("TFGPU_MOCK_CUDA_CC", cc, 1);
   ::setenv("TFGPU_MOCK_CUBLASLT", cublaslt_mode, 1);
   Env e("ok", "ok");
@@ -180,8 +180,8 @@ BenchReport bench_fp8(const char* cc, const char* cublaslt_mode = "ok",
   o.plan.gemm_sizes = {64, 256};
   o.plan.d2d_bytes = 1u << 20;
   o.plan.host_bytes = 1u << 20;
-  o.driver_candidates = {kMockDir + "/libcuda.so.1"};
-  o.cublas_candidates = {kMockDir + "/libcublas.so.13"};
+  o.driver_candidates = {testing::kMockCudaLibDir + "/libcuda.so.1"};
+  o.cublas_candidates = {testing::kMockCudaLibDir + "/libcublas.so.13"};
   o.cublaslt_candidates = std::move(cublaslt);
   o.fp8_min_cc = std::pair{8, 9};
   auto r = run_bench(o);
@@ -200,7 +200,7 @@ TEST(BenchFp8, RunsThroughCublasLtOnAHopperCardAndIsChecked) {
   EXPECT_NEAR(g->tflops, 990.0, 0.5);  // the mock cuBLASLt's rate
   EXPECT_EQ(g->check, "ok");           // E4M3 in, BF16 out, matched the host's answer
   EXPECT_EQ(r.cublaslt_version, 130100);
-  EXPECT_EQ(r.cublaslt_load.opened, kMockDir + "/libcublasLt.so.13");
+  EXPECT_EQ(r.cublaslt_load.opened, testing::kMockCudaLibDir + "/libcublasLt.so.13");
   EXPECT_TRUE(r.fp8_note.empty());
 }
 
@@ -222,7 +222,7 @@ TEST(BenchFp8, PercentOfTheKbFp8PeakIsShownInTextAndJson) {
     EXPECT_NEAR(row["percent_of_peak"].get<double>(), 100.0 * 990.0 / 1979.0, 0.1);
   }
   EXPECT_TRUE(seen);
-  EXPECT_EQ(j["cublaslt_library"]["opened"], kMockDir + "/libcublasLt.so.13");
+  EXPECT_EQ(j["cublaslt_library"]["opened"], testing::kMockCudaLibDir + "/libcublasLt.so.13");
 }
 
 TEST(BenchFp8, BelowTheKbFloorThereIsNoFp8RowButANote) {
@@ -244,7 +244,7 @@ TEST(BenchFp8, WithoutAKbFloorFp8IsNotMeasuredAndSaysWhy) {
 }
 
 TEST(BenchFp8, MissingCublasLtIsAnErrorOnEachFp8RowOnly) {
-  auto r = bench_fp8("9.0", "ok", {kMockDir + "/libcublasLt-missing.so.13"});
+  auto r = bench_fp8("9.0", "ok", {testing::kMockCudaLibDir + "/libcublasLt-missing.so.13"});
   EXPECT_TRUE(r.setup_passed());
   for (int size : {64, 256}) {
     const auto* g = gemm(r, Precision::kFp8, size);
@@ -277,7 +277,9 @@ TEST(BenchFp8, WrongFp8ResultIsFlagged) {
 }
 
 TEST(BenchFp8, Fp8RowsSurviveTheTripFromChildToParent) {
-  auto r = bench_fp8("9.0", "ok", {kMockDir + "/libcublasLt-missing.so.13", kMockDir + "/libcublasLt.so.13"});
+  auto r = bench_fp8(
+      "9.0", "ok",
+      {testing::kMockCudaLibDir + "/libcublasLt-missing.so.13", testing::kMockCudaLibDir + "/libcublasLt.so.13"});
   auto back = bench_report_from_json(nlohmann::json::parse(to_json(r).dump()));
   ASSERT_TRUE(back.has_value()) << back.error().message;
   EXPECT_EQ(to_json(*back), to_json(r));

@@ -11,11 +11,7 @@ namespace tfgpu {
 namespace {
 
 using testing::CliRun;
-
-CliRun run(std::vector<std::string> args) {
-  FakeHost host;
-  return testing::run_on(host, args);
-}
+using testing::run;
 
 TEST(Cli, HelpListsEveryCommand) {
   auto r = run({"--help"});

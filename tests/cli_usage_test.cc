@@ -24,12 +24,7 @@ namespace fs = std::filesystem;
 
 using testing::CliRun;
 
-CliRun run(FakeHost& host, std::vector<std::string> args) { return testing::run_on(host, args); }
-
-CliRun run(std::vector<std::string> args) {
-  FakeHost host(Platform::kLinux);
-  return run(host, std::move(args));
-}
+using testing::run;
 
 bool one_line(const std::string& s) { return !s.empty() && s.find('\n') == s.size() - 1; }
 

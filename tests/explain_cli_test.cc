@@ -20,10 +20,7 @@ namespace fs = std::filesystem;
 
 using testing::CliRun;
 
-CliRun run(std::vector<std::string> args) {
-  FakeHost host;
-  return testing::run_on(host, args);
-}
+using testing::run;
 
 fs::path write_temp(const std::string& name, const std::string& bytes) {
   fs::path p = fs::path(TFGPU_TEST_BINARY_DIR) / ("explain_cli_" + name);

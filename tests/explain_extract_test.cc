@@ -4,15 +4,12 @@
 
 #include "explain/extract.h"
 #include "explain/scanner.h"
-#include "kb/embedded.h"
+#include "support/shipped_kb.h"
 
 namespace tfgpu::explain {
 namespace {
 
-LogFacts facts_of(std::string_view text) {
-  static const SignatureSet set = *load_signatures(embedded_kb_files());
-  return scan_text(set, text).facts;
-}
+LogFacts facts_of(std::string_view text) { return scan_text(testing::shipped_signatures(), text).facts; }
 
 TEST(ExplainExtract, TensorflowVersionFromTemplateAndProse) {
   EXPECT_EQ(facts_of("Tensorflow Version: v2.12.0-rc1-12-g0db597d0d75 2.12.0\n").tf_version.value, "2.12.0");

@@ -6,20 +6,17 @@
 
 #include "explain/explain.h"
 #include "kb/kb.h"
+#include "support/shipped_kb.h"
 
 namespace tfgpu::explain {
 namespace {
 
-const SignatureSet& sigs() {
-  static const SignatureSet set = *load_signatures(embedded_kb_files());
-  return set;
-}
-const kb::KnowledgeBase& kbase() {
-  static const kb::KnowledgeBase k = *kb::load_embedded();
-  return k;
-}
+using testing::shipped_kb;
+using testing::shipped_signatures;
 
-ExplainResult run(std::string_view log, const ExplainOptions& o = {}) { return explain_text(log, sigs(), &kbase(), o); }
+ExplainResult run(std::string_view log, const ExplainOptions& o = {}) {
+  return explain_text(log, shipped_signatures(), &shipped_kb(), o);
+}
 
 std::string top(std::string_view log) {
   auto r = run(log);
@@ -418,7 +415,7 @@ TEST(ExplainRank, WorkingGpuRefutesMissingLibraries) {
 }
 
 TEST(ExplainRank, WithoutAKnowledgeBaseSignaturesStillRank) {
-  auto r = explain_text("Failed to initialize NVML: Driver/library version mismatch\n", sigs(), nullptr);
+  auto r = explain_text("Failed to initialize NVML: Driver/library version mismatch\n", shipped_signatures(), nullptr);
   ASSERT_FALSE(r.findings.empty());
   EXPECT_EQ(r.findings[0].id, "driver_library_mismatch");
 }

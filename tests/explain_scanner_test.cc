@@ -8,16 +8,14 @@
 #include "explain/literal_matcher.h"
 #include "explain/scanner.h"
 #include "kb/embedded.h"
+#include "support/shipped_kb.h"
 #include "support/signature_toml.h"
 #include "util/strings.h"
 
 namespace tfgpu::explain {
 namespace {
 
-const SignatureSet& sigs() {
-  static const SignatureSet set = *load_signatures(embedded_kb_files());
-  return set;
-}
+using testing::shipped_signatures;
 
 std::vector<std::pair<uint32_t, size_t>> all_matches(const LiteralMatcher& m, std::string_view text) {
   std::vector<std::pair<uint32_t, size_t>> out;
@@ -79,8 +77,8 @@ TEST(ExplainScanner, ChunkingDoesNotChangeTheResult) {
       "I tensorflow/core/platform/cpu_feature_guard.cc:182] This TensorFlow binary is optimized to use available "
       "CPU instructions in performance-critical operations.\n"
       "TensorFlow version: 2.11.0\nno newline at the end: Could not create cudnn handle";
-  ScanResult whole = scan_text(sigs(), log);
-  Scanner bytewise(sigs());
+  ScanResult whole = scan_text(shipped_signatures(), log);
+  Scanner bytewise(shipped_signatures());
   for (char c : log) bytewise.feed(std::string_view(&c, 1));
   ScanResult split = bytewise.finish();
   EXPECT_EQ(whole.hit_counts, split.hit_counts);
@@ -96,7 +94,7 @@ TEST(ExplainScanner, ChunkingDoesNotChangeTheResult) {
 }
 
 TEST(ExplainScanner, EmptyInputHasNoLinesAndNoHits) {
-  ScanResult r = scan_text(sigs(), "");
+  ScanResult r = scan_text(shipped_signatures(), "");
   EXPECT_EQ(r.stats.lines, 0u);
   EXPECT_EQ(r.stats.bytes, 0u);
   EXPECT_TRUE(r.hits.empty());
@@ -104,7 +102,7 @@ TEST(ExplainScanner, EmptyInputHasNoLinesAndNoHits) {
 
 TEST(ExplainScanner, NulFilledInputIsBinaryWithoutHits) {
   std::string nuls(1 << 20, '\0');
-  ScanResult r = scan_text(sigs(), nuls);
+  ScanResult r = scan_text(shipped_signatures(), nuls);
   EXPECT_TRUE(r.stats.has_nul);
   EXPECT_EQ(r.stats.lines, 1u);
   EXPECT_TRUE(r.hits.empty());
@@ -114,7 +112,7 @@ TEST(ExplainScanner, MatchesPastThePrefixCapOfAHugeLine) {
   // 200 MB of one line streamed in 1 MB chunks (1 GB works the same; this size keeps
   // the suite fast on two cores). The signature at the end is still found, and memory
   // stays bounded because only the prefix is kept.
-  Scanner s(sigs());
+  Scanner s(shipped_signatures());
   std::string chunk(1 << 20, 'x');
   for (int i = 0; i < 200; ++i) s.feed(chunk);
   s.feed(" Failed to initialize NVML: Driver/library version mismatch");
@@ -141,7 +139,7 @@ TEST(ExplainScanner, RandomBytesNeverCrashAndCountEveryLine) {
       c = static_cast<char>(rng() & 0xff);
       if (c == '\n') ++newlines;
     }
-    ScanResult r = scan_text(sigs(), junk);
+    ScanResult r = scan_text(shipped_signatures(), junk);
     size_t expected = newlines + ((!junk.empty() && junk.back() != '\n') ? 1 : 0);
     EXPECT_EQ(r.stats.lines, expected);
     EXPECT_EQ(r.stats.bytes, junk.size());
@@ -152,20 +150,20 @@ TEST(ExplainScanner, HitsKeptPerSignatureAreBoundedButAllAreCounted) {
   std::string log;
   for (int i = 0; i < 500; ++i)
     log += "I cuda_gpu_executor.cc:910] successful NUMA node read from SysFS had negative value (-1)\n";
-  ScanResult r = scan_text(sigs(), log);
+  ScanResult r = scan_text(shipped_signatures(), log);
   EXPECT_EQ(r.hit_counts["numa_node_negative"], 500u);
   EXPECT_EQ(r.hits.size(), kHitsKeptPerSignature);
 }
 
 TEST(ExplainScanner, InvalidUtf8IsReportedNotFatal) {
   std::string log = "Could not create cudnn handle: \xff\xfe CUDNN_STATUS_INTERNAL_ERROR\n";
-  ScanResult r = scan_text(sigs(), log);
+  ScanResult r = scan_text(shipped_signatures(), log);
   EXPECT_TRUE(r.stats.invalid_utf8);
   EXPECT_TRUE(r.hit_counts.count("cudnn_handle_failed"));
 }
 
 TEST(ExplainScanner, SignatureLiteralsAreDistinctAndLowerCase) {
-  Scanner s(sigs());
+  Scanner s(shipped_signatures());
   const auto& lits = s.signature_literals();
   std::set<std::string> uniq(lits.begin(), lits.end());
   EXPECT_EQ(uniq.size(), lits.size());
@@ -209,7 +207,7 @@ TEST(ExplainScanner, RandomLettersDoNotNameMacos) {
   std::mt19937 rng(7);
   std::string text;
   for (int i = 0; i < 200000; ++i) text.push_back(static_cast<char>('a' + rng() % 26));
-  ScanResult r = scan_text(sigs(), text);
+  ScanResult r = scan_text(shipped_signatures(), text);
   EXPECT_EQ(r.hit_counts.count("os_macos"), 0u);
 }
 

@@ -22,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 // run_shell appends 2>&1; a subshell keeps the command's own redirections.
-testing::ShellRun run_shell(const std::string& command) { return testing::run_shell("(" + command + ")"); }
+testing::ShellRun run_subshell(const std::string& command) { return testing::run_shell("(" + command + ")"); }
 
 std::string host_name() {
   struct utsname u {};
@@ -41,8 +41,8 @@ class FleetReal : public ::testing::Test {
 
   // The real probe of this machine into snapshots/%h.json (once per test).
   fs::path probe() {
-    auto r = run_shell(fmt::format("'{}' probe --json --out '{}/%h.json' 2>'{}/probe.err'", TFGPU_EXE,
-                                   (dir_ / "snapshots").string(), dir_.string()));
+    auto r = run_subshell(fmt::format("'{}' probe --json --out '{}/%h.json' 2>'{}/probe.err'", TFGPU_EXE,
+                                      (dir_ / "snapshots").string(), dir_.string()));
     EXPECT_EQ(r.code, kExitOk) << r.out << testing::read_text((dir_ / "probe.err").string());
     return dir_ / "snapshots" / (host_name() + ".json");
   }
@@ -79,15 +79,16 @@ TEST_F(FleetReal, ProbeOutReplacesAnExistingFileWhole) {
 }
 
 TEST_F(FleetReal, ProbeOutRefusesBadPathsWithOneLine) {
-  auto missing = run_shell(fmt::format("'{}' probe --json --out '{}/no/such/dir/%h.json'", TFGPU_EXE, dir_.string()));
+  auto missing =
+      run_subshell(fmt::format("'{}' probe --json --out '{}/no/such/dir/%h.json'", TFGPU_EXE, dir_.string()));
   EXPECT_EQ(missing.code, kExitUsage) << missing.out;
   EXPECT_NE(missing.out.find("tfgpu probe: cannot write "), std::string::npos) << missing.out;
   EXPECT_NE(missing.out.find("No such file or directory"), std::string::npos) << missing.out;
-  auto unknown = run_shell(fmt::format("'{}' probe --json --out '{}/%q.json'", TFGPU_EXE, dir_.string()));
+  auto unknown = run_subshell(fmt::format("'{}' probe --json --out '{}/%q.json'", TFGPU_EXE, dir_.string()));
   EXPECT_EQ(unknown.code, kExitUsage) << unknown.out;
   EXPECT_NE(unknown.out.find("unknown '%q' (%h = host name, %% = '%')"), std::string::npos) << unknown.out;
   auto percent =
-      run_shell(fmt::format("'{}' probe --json --out '{}/snapshots/100%%-%h.json'", TFGPU_EXE, dir_.string()));
+      run_subshell(fmt::format("'{}' probe --json --out '{}/snapshots/100%%-%h.json'", TFGPU_EXE, dir_.string()));
   EXPECT_EQ(percent.code, kExitOk) << percent.out;
   EXPECT_TRUE(fs::exists(dir_ / "snapshots" / ("100%-" + host_name() + ".json")));
 }
@@ -101,9 +102,9 @@ TEST_F(FleetReal, FleetOverTheRealProbeAgreesWithDoctor) {
     snap["host"]["hostname"] = fmt::format("n{}", i);
     std::ofstream(dir_ / "snapshots" / fmt::format("n{}.json", i)) << snap.dump(2);
   }
-  auto doctor = run_shell(
+  auto doctor = run_subshell(
       fmt::format("'{}' doctor --snapshot '{}/snapshots/n1.json' --json 2>/dev/null", TFGPU_EXE, dir_.string()));
-  auto fleet = run_shell(fmt::format("'{}' fleet '{}/snapshots' --json 2>/dev/null", TFGPU_EXE, dir_.string()));
+  auto fleet = run_subshell(fmt::format("'{}' fleet '{}/snapshots' --json 2>/dev/null", TFGPU_EXE, dir_.string()));
   EXPECT_EQ(fleet.code, doctor.code) << "exit 1 exactly when doctor finds a blocker";
   json d = json::parse(doctor.out), f = json::parse(fleet.out);
   ASSERT_EQ(f["configurations"].size(), 1u) << fleet.out;
@@ -129,13 +130,13 @@ TEST_F(FleetReal, StandardInputTakesConcatenatedSnapshotsAndJsonLines) {
     }
     lines << "garbage line\n";
   }
-  auto pretty = run_shell(fmt::format("cat '{}'/*.json '{}'/*.json | '{}' fleet - --json 2>/dev/null",
-                                      (dir_ / "snapshots").string(), (dir_ / "snapshots").string(), TFGPU_EXE));
+  auto pretty = run_subshell(fmt::format("cat '{}'/*.json '{}'/*.json | '{}' fleet - --json 2>/dev/null",
+                                         (dir_ / "snapshots").string(), (dir_ / "snapshots").string(), TFGPU_EXE));
   json p = json::parse(pretty.out);
   EXPECT_EQ(p["nodes"], 2);
   EXPECT_EQ(p["duplicates"].size(), 1u);
   EXPECT_EQ(p["configurations"][0]["hostlist"], host_name());
-  auto jsonl = run_shell(
+  auto jsonl = run_subshell(
       fmt::format("'{}' fleet - --json < '{}/lines.jsonl' 2>'{}/fleet.err'", TFGPU_EXE, dir_.string(), dir_.string()));
   json l = json::parse(jsonl.out);
   EXPECT_EQ(l["nodes"], 3);
@@ -148,7 +149,7 @@ TEST_F(FleetReal, StandardInputTakesConcatenatedSnapshotsAndJsonLines) {
 
 TEST_F(FleetReal, LockDriftIsCountedPerNode) {
   // A lock `tfgpu plan` writes for an RTX 4090 with driver 550 (the scenario's machine).
-  auto plan = run_shell(
+  auto plan = run_subshell(
       fmt::format("'{}' plan --os linux --gpu 10de:2684 --driver 550.54.14 --python 3.11 --tf 2.21 --out '{}/plan'",
                   TFGPU_EXE, dir_.string()));
   ASSERT_EQ(plan.code, kExitOk) << plan.out;
@@ -157,9 +158,9 @@ TEST_F(FleetReal, LockDriftIsCountedPerNode) {
     good["host"]["hostname"] = fmt::format("gpu{}", i);
     std::ofstream(dir_ / "snapshots" / fmt::format("gpu{}.json", i)) << good.dump();
   }
-  auto without = run_shell(fmt::format("'{}' fleet '{}/snapshots' --json 2>/dev/null", TFGPU_EXE, dir_.string()));
-  auto with = run_shell(fmt::format("'{}' fleet '{}/snapshots' --lock '{}/plan/tfgpu.lock.toml' --json 2>/dev/null",
-                                    TFGPU_EXE, dir_.string(), dir_.string()));
+  auto without = run_subshell(fmt::format("'{}' fleet '{}/snapshots' --json 2>/dev/null", TFGPU_EXE, dir_.string()));
+  auto with = run_subshell(fmt::format("'{}' fleet '{}/snapshots' --lock '{}/plan/tfgpu.lock.toml' --json 2>/dev/null",
+                                       TFGPU_EXE, dir_.string(), dir_.string()));
   EXPECT_EQ(without.code, kExitOk) << without.out;
   json j = json::parse(with.out);
   bool drift = false;

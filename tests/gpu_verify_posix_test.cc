@@ -9,12 +9,12 @@
 
 #include "gpu/cuda_driver.h"
 #include "gpu/verify.h"
+#include "support/mock_cuda.h"
 
 namespace tfgpu::gpu {
 namespace {
 
-const std::string kMockDir = std::string(TFGPU_TEST_BINARY_DIR) + "/mocks_cuda/lib";
-const std::string kMockCuda = kMockDir + "/libcuda.so.1";
+const std::string kMockCuda = testing::kMockCudaLibDir + "/libcuda.so.1";
 
 class MockMode {
  public:
@@ -65,7 +65,7 @@ TEST(GpuVerify, EveryDeviceIsChecked) {
 
 TEST(GpuVerify, MissingDriverLibraryFailsTheFirstStepWithTheLoaderError) {
   DriverCheckOptions o;
-  o.driver_candidates = {kMockDir + "/libcuda-does-not-exist.so.1"};
+  o.driver_candidates = {testing::kMockCudaLibDir + "/libcuda-does-not-exist.so.1"};
   auto r = run_driver_check(o);
   EXPECT_FALSE(r.passed());
   ASSERT_EQ(r.steps.size(), 1u);

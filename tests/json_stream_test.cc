@@ -9,15 +9,15 @@
 namespace tfgpu {
 namespace {
 
-struct Seen {
+struct Piece {
   std::string text;
   size_t line;
   std::string error;
 };
 
-std::vector<Seen> split(const std::string& input, size_t max_bytes = size_t{64} << 20) {
+std::vector<Piece> split_documents(const std::string& input, size_t max_bytes = size_t{64} << 20) {
   std::istringstream in(input);
-  std::vector<Seen> out;
+  std::vector<Piece> out;
   for_each_json_document(
       in,
       [&](const JsonChunk& c) {
@@ -28,7 +28,7 @@ std::vector<Seen> split(const std::string& input, size_t max_bytes = size_t{64} 
 }
 
 TEST(JsonStream, JsonLinesAreOneDocumentEach) {
-  auto d = split("{\"a\": 1}\n{\"b\": 2}\r\n\n{\"c\": 3}\n");
+  auto d = split_documents("{\"a\": 1}\n{\"b\": 2}\r\n\n{\"c\": 3}\n");
   ASSERT_EQ(d.size(), 3u);
   EXPECT_EQ(d[0].text, "{\"a\": 1}");
   EXPECT_EQ(d[1].text, "{\"b\": 2}");
@@ -37,7 +37,7 @@ TEST(JsonStream, JsonLinesAreOneDocumentEach) {
 }
 
 TEST(JsonStream, PrettyPrintedDocumentsEndWhereTheirBracesClose) {
-  auto d = split("{\n  \"a\": {\n    \"b\": [1, 2]\n  }\n}\n{\n  \"c\": 3\n}{\"d\": 4}\n");
+  auto d = split_documents("{\n  \"a\": {\n    \"b\": [1, 2]\n  }\n}\n{\n  \"c\": 3\n}{\"d\": 4}\n");
   ASSERT_EQ(d.size(), 3u);
   EXPECT_EQ(d[0].text, "{\n  \"a\": {\n    \"b\": [1, 2]\n  }\n}");
   EXPECT_EQ(d[0].line, 1u);
@@ -48,14 +48,14 @@ TEST(JsonStream, PrettyPrintedDocumentsEndWhereTheirBracesClose) {
 }
 
 TEST(JsonStream, BracesInsideStringsDoNotCount) {
-  auto d = split("{\"path\": \"C:\\\\x}\\\"{\", \"n\": \"}}}\"}\n{\"e\": 1}\n");
+  auto d = split_documents("{\"path\": \"C:\\\\x}\\\"{\", \"n\": \"}}}\"}\n{\"e\": 1}\n");
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].text, "{\"path\": \"C:\\\\x}\\\"{\", \"n\": \"}}}\"}");
   EXPECT_EQ(d[1].text, "{\"e\": 1}");
 }
 
 TEST(JsonStream, TextOutsideADocumentIsAnErrorForItsLineOnly) {
-  auto d = split("tfgpu probe: wrote x\n{\"a\": 1}\n");
+  auto d = split_documents("tfgpu probe: wrote x\n{\"a\": 1}\n");
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].line, 1u);
   EXPECT_EQ(d[0].error, "not a JSON document (expected '{')");
@@ -63,7 +63,7 @@ TEST(JsonStream, TextOutsideADocumentIsAnErrorForItsLineOnly) {
 }
 
 TEST(JsonStream, ADocumentLeftOpenIsAnErrorAtItsFirstLine) {
-  auto d = split("{\"a\": 1}\n{\"b\": [\n");
+  auto d = split_documents("{\"a\": 1}\n{\"b\": [\n");
   ASSERT_EQ(d.size(), 2u);
   EXPECT_TRUE(d[0].error.empty());
   EXPECT_EQ(d[1].line, 2u);
@@ -71,7 +71,7 @@ TEST(JsonStream, ADocumentLeftOpenIsAnErrorAtItsFirstLine) {
 }
 
 TEST(JsonStream, AnOversizedDocumentIsSkippedWithoutKeepingIt) {
-  auto d = split("{\"a\": \"" + std::string(1000, 'x') + "\"}\n{\"b\": 1}\n", 100);
+  auto d = split_documents("{\"a\": \"" + std::string(1000, 'x') + "\"}\n{\"b\": 1}\n", 100);
   ASSERT_EQ(d.size(), 2u);
   EXPECT_EQ(d[0].error, "document larger than the limit");
   EXPECT_EQ(d[1].text, "{\"b\": 1}");

@@ -10,38 +10,29 @@
 
 #include "kb/kb.h"
 #include "kb/matrix.h"
+#include "support/shipped_kb.h"
 #include "util/strings.h"
 
 namespace tfgpu::kb {
 namespace {
 
-const KnowledgeBase& the_kb() {
-  static const KnowledgeBase kb = [] {
-    auto loaded = load_embedded();
-    if (!loaded) {
-      ADD_FAILURE() << loaded.error().message;
-      return KnowledgeBase{};
-    }
-    return std::move(*loaded);
-  }();
-  return kb;
-}
+using testing::shipped_kb;
 
 const TfRelease& tf(std::string_view v) {
-  auto r = the_kb().find_tf(v);
+  auto r = shipped_kb().find_tf(v);
   if (!r) throw std::runtime_error("no TF " + std::string(v) + ": " + r.error().message);
   return *r->release;
 }
 
 std::string tf_lib(std::string_view version, Platform p, std::string_view component) {
-  auto libs = the_kb().tf_libraries(tf(version), p);
+  auto libs = shipped_kb().tf_libraries(tf(version), p);
   for (const auto& l : libs.libraries)
     if (l.component == component) return l.file;
   return "";
 }
 
 bool tf_must_load(std::string_view version, Platform p, std::string_view component) {
-  for (const auto& l : the_kb().tf_libraries(tf(version), p).libraries)
+  for (const auto& l : shipped_kb().tf_libraries(tf(version), p).libraries)
     if (l.component == component) return l.must_load;
   return false;
 }
@@ -57,7 +48,7 @@ Version V(std::string_view s) { return *Version::parse(s); }
 
 // Every Provenance in the KB, labelled.
 std::vector<std::pair<std::string, const Provenance*>> all_provenance() {
-  const auto& kb = the_kb();
+  const auto& kb = shipped_kb();
   std::vector<std::pair<std::string, const Provenance*>> out;
   for (const auto& r : kb.tf_releases()) {
     out.emplace_back("tensorflow " + r.version.str(), &r.prov);
@@ -89,7 +80,7 @@ std::vector<std::pair<std::string, const Provenance*>> all_provenance() {
 // ---- invariants ------------------------------------------------------------------
 
 TEST(Kb, EmbeddedKnowledgeBaseLoadsEveryTable) {
-  const auto& kb = the_kb();
+  const auto& kb = shipped_kb();
   EXPECT_GE(kb.tf_releases().size(), 25u);
   EXPECT_GE(kb.cuda_releases().size(), 27u);
   EXPECT_GE(kb.cudnn_releases().size(), 20u);
@@ -104,14 +95,14 @@ TEST(Kb, EveryRowHasASourceThatResolves) {
   for (const auto& [row, prov] : all_provenance()) {
     ASSERT_FALSE(prov->source.empty()) << row;
     for (const auto& s : prov->source) {
-      bool ok = the_kb().source(s) != nullptr || starts_with(s, "https://") || std::regex_match(s, repo_ref);
+      bool ok = shipped_kb().source(s) != nullptr || starts_with(s, "https://") || std::regex_match(s, repo_ref);
       EXPECT_TRUE(ok) << row << ": source '" << s << "' is neither a known id nor a URL / repo:path";
     }
   }
 }
 
 TEST(Kb, TfjsNodeRangesAreDisjointAndDownloadAKnownRelease) {
-  const auto& kb = the_kb();
+  const auto& kb = shipped_kb();
   ASSERT_FALSE(kb.tfjs_node_releases().empty());
   for (const auto& r : kb.tfjs_node_releases()) {
     // Its libtensorflow is a TensorFlow release the KB has a row for (CUDA, cuDNN, capabilities).
@@ -128,14 +119,14 @@ TEST(Kb, TfjsNodeRangesAreDisjointAndDownloadAKnownRelease) {
 
 TEST(Kb, SourceIdsAreUniqueAndHaveUrls) {
   std::set<std::string> ids;
-  for (const auto& s : the_kb().sources()) {
+  for (const auto& s : shipped_kb().sources()) {
     EXPECT_TRUE(ids.insert(s.id).second) << s.id;
     EXPECT_TRUE(starts_with(s.url, "https://")) << s.id;
   }
 }
 
 TEST(Kb, TfReleasesAreSortedWithOneRowPerMinor) {
-  auto rel = the_kb().tf_releases();
+  auto rel = shipped_kb().tf_releases();
   for (size_t i = 1; i < rel.size(); ++i) EXPECT_LT(rel[i - 1].series(), rel[i].series()) << rel[i].version.str();
   EXPECT_EQ(rel.front().version.str(), "1.0.0");
   EXPECT_EQ(rel.back().version.str(), "2.21.0");
@@ -144,7 +135,7 @@ TEST(Kb, TfReleasesAreSortedWithOneRowPerMinor) {
 // The tensorflow_gpu 1.0-1.12 rows, as the real PyPI wheels link and check them (readelf,
 // objdump; see kb/tensorflow.toml's derivations): known to matrix and explain, never planned.
 TEST(Kb, TensorflowGpu1xRowsAreWhatTheWheelsLoad) {
-  const auto& kb = the_kb();
+  const auto& kb = shipped_kb();
   auto row = [&](const std::string& v) {
     const kb::TfRelease* r = kb.find_tf(*Version::parse(v));
     EXPECT_NE(r, nullptr) << v;
@@ -182,7 +173,7 @@ TEST(Kb, TensorflowGpu1xRowsAreWhatTheWheelsLoad) {
   EXPECT_EQ(row("2.10")->windows_missing_cuda_dll, M::kUnknown);
   for (const char* v : {"1.0", "1.5"}) EXPECT_FALSE(row(v)->avx) << v;
   for (const char* v : {"1.6", "2.10"}) EXPECT_TRUE(row(v)->avx) << v;
-  EXPECT_EQ(the_kb().cite_import(*row("1.2")).sources.size(), 2u);
+  EXPECT_EQ(shipped_kb().cite_import(*row("1.2")).sources.size(), 2u);
   EXPECT_EQ(name(row("1.4"), Platform::kLinux, "cudnn"), "libcudnn.so.6");
   EXPECT_EQ(name(row("1.2"), Platform::kWindows, "cublas"), "cublas64_80.dll");
   // The last CUDA builds for macOS were 1.0 and 1.1.
@@ -197,23 +188,26 @@ TEST(Kb, TensorflowGpu1xRowsAreWhatTheWheelsLoad) {
 }
 
 TEST(Kb, EveryTfMinorFrom113To221IsPresent) {
-  for (int minor = 13; minor <= 15; ++minor) EXPECT_NE(the_kb().find_tf(Version({1, minor})), nullptr) << "1." << minor;
-  for (int minor = 0; minor <= 21; ++minor) EXPECT_NE(the_kb().find_tf(Version({2, minor})), nullptr) << "2." << minor;
+  for (int minor = 13; minor <= 15; ++minor)
+    EXPECT_NE(shipped_kb().find_tf(Version({1, minor})), nullptr) << "1." << minor;
+  for (int minor = 0; minor <= 21; ++minor)
+    EXPECT_NE(shipped_kb().find_tf(Version({2, minor})), nullptr) << "2." << minor;
 }
 
 TEST(Kb, EveryCudaNamedByTfExists) {
-  for (const auto& r : the_kb().tf_releases())
-    EXPECT_NE(the_kb().find_cuda(r.cuda), nullptr) << "TF " << r.version.str() << " names CUDA " << r.cuda.str();
+  for (const auto& r : shipped_kb().tf_releases())
+    EXPECT_NE(shipped_kb().find_cuda(r.cuda), nullptr) << "TF " << r.version.str() << " names CUDA " << r.cuda.str();
 }
 
 TEST(Kb, EveryCudnnNamedByTfExists) {
-  for (const auto& r : the_kb().tf_releases())
-    EXPECT_NE(the_kb().find_cudnn(r.cudnn), nullptr) << "TF " << r.version.str() << " names cuDNN " << r.cudnn.str();
+  for (const auto& r : shipped_kb().tf_releases())
+    EXPECT_NE(shipped_kb().find_cudnn(r.cudnn), nullptr)
+        << "TF " << r.version.str() << " names cuDNN " << r.cudnn.str();
 }
 
 TEST(Kb, EveryTfCudnnSupportsTheTfCuda) {
-  for (const auto& r : the_kb().tf_releases()) {
-    const CudnnRelease* c = the_kb().find_cudnn(r.cudnn);
+  for (const auto& r : shipped_kb().tf_releases()) {
+    const CudnnRelease* c = shipped_kb().find_cudnn(r.cudnn);
     ASSERT_NE(c, nullptr);
     EXPECT_TRUE(c->supports_cuda(r.cuda)) << "TF " << r.version.str() << ": cuDNN " << c->version.str()
                                           << " does not list CUDA " << r.cuda.str();
@@ -221,15 +215,15 @@ TEST(Kb, EveryTfCudnnSupportsTheTfCuda) {
 }
 
 TEST(Kb, EveryLibrarySetNamedByTfExistsAndCoversItsGpuPlatforms) {
-  for (const auto& r : the_kb().tf_releases()) {
-    const LibrarySet* s = the_kb().library_set(r.library_set);
+  for (const auto& r : shipped_kb().tf_releases()) {
+    const LibrarySet* s = shipped_kb().library_set(r.library_set);
     ASSERT_NE(s, nullptr) << r.version.str() << " -> " << r.library_set;
     for (Platform p : r.gpu_platforms) EXPECT_TRUE(s->names.contains(p)) << r.version.str() << " " << platform_name(p);
   }
 }
 
 TEST(Kb, EveryMustLoadComponentIsNamedOnEveryPlatform) {
-  for (const auto& s : the_kb().library_sets()) {
+  for (const auto& s : shipped_kb().library_sets()) {
     for (const auto& [p, names] : s.names) {
       for (const auto& c : s.must_load) {
         bool named = std::any_of(names.begin(), names.end(), [&](const LibraryName& n) { return n.component == c; });
@@ -243,9 +237,9 @@ TEST(Kb, EveryMustLoadComponentIsNamedOnEveryPlatform) {
 TEST(Kb, VerifiedMustLoadSetsSayHowEachReleaseWasChecked) {
   // must_load_verified = true only where every release naming the set was checked
   // against the real thing, and the row says how.
-  for (const auto& s : the_kb().library_sets()) {
+  for (const auto& s : shipped_kb().library_sets()) {
     if (!s.must_load_verified) continue;
-    for (const auto& r : the_kb().tf_releases()) {
+    for (const auto& r : shipped_kb().tf_releases()) {
       if (r.library_set != s.id) continue;
       bool derived = std::any_of(s.derivations.begin(), s.derivations.end(),
                                  [&](const LibrarySetDerivation& d) { return d.tf == r.version; });
@@ -257,10 +251,10 @@ TEST(Kb, VerifiedMustLoadSetsSayHowEachReleaseWasChecked) {
 TEST(Kb, EveryDerivationNamesAReleaseOfItsSetAMethodAndHow) {
   const std::set<std::string> methods = {"wheel", "run", "source"};
   size_t n = 0;
-  for (const auto& s : the_kb().library_sets()) {
+  for (const auto& s : shipped_kb().library_sets()) {
     for (const auto& d : s.derivations) {
       ++n;
-      auto r = the_kb().find_tf(d.tf.str());
+      auto r = shipped_kb().find_tf(d.tf.str());
       ASSERT_TRUE(r.has_value()) << s.id << ": TF " << d.tf.str();
       EXPECT_EQ(r->release->version, d.tf) << s.id << ": derivation for a release the KB does not list";
       EXPECT_EQ(r->release->library_set, s.id) << s.id << ": TF " << d.tf.str() << " names another set";
@@ -272,7 +266,7 @@ TEST(Kb, EveryDerivationNamesAReleaseOfItsSetAMethodAndHow) {
 }
 
 TEST(Kb, PlatformInitStartsWithTheDriverAndIsNamedOnEveryPlatform) {
-  for (const auto& s : the_kb().library_sets()) {
+  for (const auto& s : shipped_kb().library_sets()) {
     ASSERT_FALSE(s.platform_init.empty()) << s.id;
     EXPECT_EQ(s.platform_init.front(), "driver") << s.id;
     for (const auto& c : s.platform_init) {
@@ -286,11 +280,11 @@ TEST(Kb, PlatformInitStartsWithTheDriverAndIsNamedOnEveryPlatform) {
 
 TEST(Kb, TfLibraryNamesAreShippedByTheTfCuda) {
   // What TF asks the loader for must be a file its own CUDA release ships.
-  for (const auto& r : the_kb().tf_releases()) {
-    const CudaRelease* c = the_kb().find_cuda(r.cuda);
+  for (const auto& r : shipped_kb().tf_releases()) {
+    const CudaRelease* c = shipped_kb().find_cuda(r.cuda);
     ASSERT_NE(c, nullptr);
     for (Platform p : r.gpu_platforms) {
-      for (const auto& l : the_kb().tf_libraries(r, p).libraries) {
+      for (const auto& l : shipped_kb().tf_libraries(r, p).libraries) {
         if (l.platform_init || l.component == "cudnn") continue;
         auto shipped = c->library(p, l.component);
         if (!shipped) continue;  // toolkit names not sourced for this release
@@ -305,13 +299,13 @@ TEST(Kb, LinuxLibraryNamesAreVersionedSonames) {
   auto check = [&](const std::string& file, const std::string& where) {
     EXPECT_TRUE(std::regex_match(file, soname)) << where << ": " << file;
   };
-  for (const auto& s : the_kb().library_sets())
+  for (const auto& s : shipped_kb().library_sets())
     if (s.names.contains(Platform::kLinux))
       for (const auto& n : s.names.at(Platform::kLinux)) check(n.file, s.id);
-  for (const auto& c : the_kb().cuda_releases())
+  for (const auto& c : shipped_kb().cuda_releases())
     if (c.libraries.contains(Platform::kLinux))
       for (const auto& n : c.libraries.at(Platform::kLinux)) check(n.file, "cuda " + c.version.str());
-  for (const auto& m : the_kb().cudnn_majors())
+  for (const auto& m : shipped_kb().cudnn_majors())
     for (const auto& f : m.libraries.at(Platform::kLinux)) check(f, "cudnn major");
 }
 
@@ -321,18 +315,18 @@ TEST(Kb, WindowsLibraryNamesFollowTheDllRule) {
   auto check = [&](const std::string& file, const std::string& where) {
     EXPECT_TRUE(std::regex_match(file, dll)) << where << ": " << file;
   };
-  for (const auto& s : the_kb().library_sets())
+  for (const auto& s : shipped_kb().library_sets())
     if (s.names.contains(Platform::kWindows))
       for (const auto& n : s.names.at(Platform::kWindows)) check(n.file, s.id);
-  for (const auto& c : the_kb().cuda_releases())
+  for (const auto& c : shipped_kb().cuda_releases())
     if (c.libraries.contains(Platform::kWindows))
       for (const auto& n : c.libraries.at(Platform::kWindows)) check(n.file, "cuda " + c.version.str());
-  for (const auto& m : the_kb().cudnn_majors())
+  for (const auto& m : shipped_kb().cudnn_majors())
     for (const auto& f : m.libraries.at(Platform::kWindows)) check(f, "cudnn major");
 }
 
 TEST(Kb, CudaReleasesAreSortedUniqueMajorMinor) {
-  auto rel = the_kb().cuda_releases();
+  auto rel = shipped_kb().cuda_releases();
   for (size_t i = 0; i < rel.size(); ++i) {
     EXPECT_EQ(rel[i].version.size(), 2u) << rel[i].version.str();
     if (i) EXPECT_LT(rel[i - 1].version, rel[i].version);
@@ -342,7 +336,7 @@ TEST(Kb, CudaReleasesAreSortedUniqueMajorMinor) {
 }
 
 TEST(Kb, CudaToolkitDriversNeverGoDown) {
-  auto rel = the_kb().cuda_releases();
+  auto rel = shipped_kb().cuda_releases();
   for (size_t i = 1; i < rel.size(); ++i) {
     EXPECT_LE(rel[i - 1].driver_linux, rel[i].driver_linux) << rel[i].version.str();
     if (rel[i - 1].driver_windows && rel[i].driver_windows)
@@ -353,7 +347,7 @@ TEST(Kb, CudaToolkitDriversNeverGoDown) {
 }
 
 TEST(Kb, CudaArchitectureRangesAreOrdered) {
-  auto rel = the_kb().cuda_releases();
+  auto rel = shipped_kb().cuda_releases();
   for (size_t i = 0; i < rel.size(); ++i) {
     EXPECT_LE(rel[i].sass_min, rel[i].sass_max) << rel[i].version.str();
     if (i) EXPECT_LE(rel[i - 1].sass_min, rel[i].sass_min) << rel[i].version.str();
@@ -362,14 +356,14 @@ TEST(Kb, CudaArchitectureRangesAreOrdered) {
 }
 
 TEST(Kb, EveryCudaMajorHasADriverFamily) {
-  for (const auto& c : the_kb().cuda_releases()) {
-    const CudaFamily* f = the_kb().cuda_family(c.version.major());
+  for (const auto& c : shipped_kb().cuda_releases()) {
+    const CudaFamily* f = shipped_kb().cuda_family(c.version.major());
     ASSERT_NE(f, nullptr) << c.version.str();
     if (f->minor_version_compat) EXPECT_TRUE(f->driver_linux && f->driver_windows) << f->major;
     // Running a toolkit never needs more than the driver bundled with it.
     for (Platform p : {Platform::kLinux, Platform::kWindows}) {
-      auto compat = the_kb().min_driver(c.version, p, DriverPolicy::kMinorVersionCompat);
-      auto exact = the_kb().min_driver(c.version, p, DriverPolicy::kToolkitExact);
+      auto compat = shipped_kb().min_driver(c.version, p, DriverPolicy::kMinorVersionCompat);
+      auto exact = shipped_kb().min_driver(c.version, p, DriverPolicy::kToolkitExact);
       ASSERT_TRUE(compat && exact) << c.version.str();
       EXPECT_LE(compat->min_driver, exact->min_driver) << c.version.str() << " " << platform_name(p);
     }
@@ -377,10 +371,10 @@ TEST(Kb, EveryCudaMajorHasADriverFamily) {
 }
 
 TEST(Kb, CudnnReleasesAreSortedAndTheirCudaRangesDoNotOverlap) {
-  auto rel = the_kb().cudnn_releases();
+  auto rel = shipped_kb().cudnn_releases();
   for (size_t i = 0; i < rel.size(); ++i) {
     if (i) EXPECT_LT(rel[i - 1].version, rel[i].version);
-    EXPECT_NE(the_kb().cudnn_major(rel[i].version.major()), nullptr) << rel[i].version.str();
+    EXPECT_NE(shipped_kb().cudnn_major(rel[i].version.major()), nullptr) << rel[i].version.str();
     ASSERT_FALSE(rel[i].cuda.empty()) << rel[i].version.str();
     for (size_t a = 0; a < rel[i].cuda.size(); ++a)
       for (size_t b = a + 1; b < rel[i].cuda.size(); ++b) {
@@ -390,15 +384,15 @@ TEST(Kb, CudnnReleasesAreSortedAndTheirCudaRangesDoNotOverlap) {
         EXPECT_FALSE(overlap) << rel[i].version.str() << ": " << x.str() << " / " << y.str();
       }
     for (const auto& r : rel[i].cuda) {
-      EXPECT_NE(the_kb().find_cuda(*r.lo()), nullptr) << rel[i].version.str() << " " << r.str();
-      EXPECT_NE(the_kb().find_cuda(*r.hi()), nullptr) << rel[i].version.str() << " " << r.str();
+      EXPECT_NE(shipped_kb().find_cuda(*r.lo()), nullptr) << rel[i].version.str() << " " << r.str();
+      EXPECT_NE(shipped_kb().find_cuda(*r.hi()), nullptr) << rel[i].version.str() << " " << r.str();
     }
   }
 }
 
 TEST(Kb, GpuPciIdsAreUniqueAndLowerCase) {
   std::set<std::pair<uint16_t, uint16_t>> seen;
-  for (const auto& g : the_kb().gpus()) {
+  for (const auto& g : shipped_kb().gpus()) {
     EXPECT_TRUE(seen.insert({g.vendor, g.device}).second) << g.pci_id;
     EXPECT_EQ(g.pci_id, to_lower(g.pci_id));
     EXPECT_EQ(g.vendor, 0x10de) << g.pci_id;
@@ -406,18 +400,18 @@ TEST(Kb, GpuPciIdsAreUniqueAndLowerCase) {
 }
 
 TEST(Kb, EveryGpuHasAnArchitecture) {
-  for (const auto& g : the_kb().gpus()) EXPECT_FALSE(the_kb().architecture_name(g.cc).empty()) << g.pci_id;
+  for (const auto& g : shipped_kb().gpus()) EXPECT_FALSE(shipped_kb().architecture_name(g.cc).empty()) << g.pci_id;
 }
 
 TEST(Kb, ArchitectureRangesDoNotOverlap) {
-  auto a = the_kb().architectures();
+  auto a = shipped_kb().architectures();
   for (size_t i = 0; i < a.size(); ++i)
     for (size_t j = i + 1; j < a.size(); ++j)
       EXPECT_FALSE(a[i].cc.contains(*a[j].cc.lo()) || a[j].cc.contains(*a[i].cc.lo())) << a[i].name << " / " << a[j].name;
 }
 
 TEST(Kb, TfCompiledArchitecturesParse) {
-  for (const auto& r : the_kb().tf_releases())
+  for (const auto& r : shipped_kb().tf_releases())
     for (const auto& c : r.compute_capabilities) {
       EXPECT_TRUE(starts_with(c, "sm_") || starts_with(c, "compute_")) << r.version.str() << " " << c;
       EXPECT_TRUE(ComputeCapability::parse(c).has_value()) << c;
@@ -425,19 +419,19 @@ TEST(Kb, TfCompiledArchitecturesParse) {
 }
 
 TEST(Kb, PackageAndNoteRangesNameKnownReleases) {
-  auto known = [](const Version& v) { return the_kb().find_tf(v) != nullptr; };
-  for (const auto& p : the_kb().packages()) {
+  auto known = [](const Version& v) { return shipped_kb().find_tf(v) != nullptr; };
+  for (const auto& p : shipped_kb().packages()) {
     ASSERT_TRUE(p.tf.lo() && p.tf.hi()) << p.name;
     EXPECT_TRUE(known(*p.tf.lo()) && known(*p.tf.hi())) << p.name << " " << p.tf.str();
     EXPECT_TRUE(p.role == "gpu" || p.role == "cpu" || p.role == "alias" || p.role == "installer" || p.role == "removed")
         << p.role;
   }
-  for (const auto& n : the_kb().platform_notes()) EXPECT_TRUE(known(*n.tf.lo()) && known(*n.tf.hi())) << n.tf.str();
-  for (const auto& a : the_kb().and_cuda()) EXPECT_TRUE(known(*a.tf.lo()) && known(*a.tf.hi())) << a.tf.str();
+  for (const auto& n : shipped_kb().platform_notes()) EXPECT_TRUE(known(*n.tf.lo()) && known(*n.tf.hi())) << n.tf.str();
+  for (const auto& a : shipped_kb().and_cuda()) EXPECT_TRUE(known(*a.tf.lo()) && known(*a.tf.hi())) << a.tf.str();
 }
 
 TEST(Kb, PackageRangesDoNotOverlapForTheSameNameAndPlatform) {
-  auto pk = the_kb().packages();
+  auto pk = shipped_kb().packages();
   for (size_t i = 0; i < pk.size(); ++i)
     for (size_t j = i + 1; j < pk.size(); ++j) {
       if (pk[i].name != pk[j].name) continue;
@@ -450,22 +444,22 @@ TEST(Kb, PackageRangesDoNotOverlapForTheSameNameAndPlatform) {
 }
 
 TEST(Kb, PlatformNotesCoverEveryTfWithoutAGpuBuild) {
-  for (const auto& r : the_kb().tf_releases())
+  for (const auto& r : shipped_kb().tf_releases())
     for (Platform p : {Platform::kWindows, Platform::kMacos})
       if (!r.has_gpu_build(p))
-        EXPECT_NE(the_kb().platform_note(r, p), nullptr) << r.version.str() << " " << platform_name(p);
+        EXPECT_NE(shipped_kb().platform_note(r, p), nullptr) << r.version.str() << " " << platform_name(p);
 }
 
 TEST(Kb, YankedReleasesPointToARow) {
-  for (const auto& y : the_kb().yanked()) {
-    const TfRelease* r = the_kb().find_tf(y.use);
+  for (const auto& y : shipped_kb().yanked()) {
+    const TfRelease* r = shipped_kb().find_tf(y.use);
     ASSERT_NE(r, nullptr);
     EXPECT_EQ(r->version, y.use);
   }
 }
 
 TEST(Kb, PythonListsAreAscendingAndUnique) {
-  for (const auto& r : the_kb().tf_releases())
+  for (const auto& r : shipped_kb().tf_releases())
     for (const auto& [p, list] : r.python)
       for (size_t i = 1; i < list.size(); ++i) EXPECT_LT(list[i - 1], list[i]) << r.version.str();
 }
@@ -548,20 +542,20 @@ TEST(KbFacts, Tf216To221UseCuda123Then125) {
 }
 
 TEST(KbFacts, Tf2160IsYankedAndMapsTo2161) {
-  auto r = the_kb().find_tf("2.16.0");
+  auto r = shipped_kb().find_tf("2.16.0");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->release->version.str(), "2.16.1");
   EXPECT_NE(r->note.find("yanked"), std::string::npos);
-  EXPECT_EQ(the_kb().find_tf("2.16")->release->version.str(), "2.16.1");
-  EXPECT_EQ(the_kb().find_tf("2.10.1")->release->version.str(), "2.10.0");
+  EXPECT_EQ(shipped_kb().find_tf("2.16")->release->version.str(), "2.16.1");
+  EXPECT_EQ(shipped_kb().find_tf("2.10.1")->release->version.str(), "2.10.0");
 }
 
 TEST(KbFacts, UnknownTfSuggestsTheNearestReleases) {
-  auto r = the_kb().find_tf("2.22");
+  auto r = shipped_kb().find_tf("2.22");
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, ErrorKind::kNotFound);
   EXPECT_NE(r.error().message.find("did you mean 2.21, 2.20?"), std::string::npos) << r.error().message;
-  auto bad = the_kb().find_tf("two");
+  auto bad = shipped_kb().find_tf("two");
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().kind, ErrorKind::kInput);
 }
@@ -579,7 +573,7 @@ TEST(KbFacts, Tf24WantsCusolver10) {
   EXPECT_EQ(tf_lib("2.4", Platform::kWindows, "cusolver"), "cusolver64_10.dll");
   EXPECT_EQ(tf_lib("2.4", Platform::kLinux, "cusolver"), "libcusolver.so.10");
   EXPECT_EQ(tf_lib("2.5", Platform::kLinux, "cusolver"), "libcusolver.so.11");
-  EXPECT_EQ(*the_kb().find_cuda(V("11.1"))->library(Platform::kWindows, "cusolver"), "cusolver64_11.dll");
+  EXPECT_EQ(*shipped_kb().find_cuda(V("11.1"))->library(Platform::kWindows, "cusolver"), "cusolver64_11.dll");
 }
 
 TEST(KbFacts, OldCudaNamesUseMajorMinor) {
@@ -607,7 +601,7 @@ TEST(KbFacts, Tf221InitialisesNvmlWithTheCudaPlatform) {
   // PlatformInitialize() of the 2.21.0 wheel calls cuInit then nvmlInit_v2; 2.20.0's
   // calls cuInit only (a real run without libnvidia-ml.so.1 goes on to load cudart).
   bool nvml_init = false, nvml_must = true;
-  for (const auto& l : the_kb().tf_libraries(tf("2.21"), Platform::kLinux).libraries)
+  for (const auto& l : shipped_kb().tf_libraries(tf("2.21"), Platform::kLinux).libraries)
     if (l.component == "nvml") {
       EXPECT_EQ(l.file, "libnvidia-ml.so.1");
       nvml_init = l.platform_init;
@@ -617,7 +611,7 @@ TEST(KbFacts, Tf221InitialisesNvmlWithTheCudaPlatform) {
   EXPECT_FALSE(nvml_must);  // not part of the must-load gate: its failure comes earlier
   EXPECT_EQ(tf_lib("2.20", Platform::kLinux, "nvml"), "");
   EXPECT_EQ(tf_lib("2.16.1", Platform::kLinux, "nvml"), "");
-  for (const auto& l : the_kb().tf_libraries(tf("2.20"), Platform::kLinux).libraries)
+  for (const auto& l : shipped_kb().tf_libraries(tf("2.20"), Platform::kLinux).libraries)
     EXPECT_EQ(l.platform_init, l.component == "driver") << l.component;
 }
 
@@ -631,7 +625,7 @@ TEST(KbFacts, NewestTfNoLongerGatesOnCurand) {
 }
 
 TEST(KbFacts, CpuOnlyPlatformHasNoLibrariesButANote) {
-  auto libs = the_kb().tf_libraries(tf("2.12"), Platform::kWindows);
+  auto libs = shipped_kb().tf_libraries(tf("2.12"), Platform::kWindows);
   EXPECT_FALSE(libs.gpu_build);
   EXPECT_TRUE(libs.libraries.empty());
   ASSERT_FALSE(libs.notes.empty());
@@ -639,28 +633,28 @@ TEST(KbFacts, CpuOnlyPlatformHasNoLibrariesButANote) {
 }
 
 TEST(KbFacts, CudaToolkitLibraryNames) {
-  const auto* c12 = the_kb().find_cuda(V("12.4"));
+  const auto* c12 = shipped_kb().find_cuda(V("12.4"));
   EXPECT_EQ(*c12->library(Platform::kWindows, "cudart"), "cudart64_12.dll");
   EXPECT_EQ(*c12->library(Platform::kLinux, "nvJitLink"), "libnvJitLink.so.12");
-  EXPECT_EQ(*the_kb().find_cuda(V("11.8"))->library(Platform::kWindows, "nvrtc"), "nvrtc64_112_0.dll");
-  EXPECT_EQ(*the_kb().find_cuda(V("13.0"))->library(Platform::kLinux, "cusparse"), "libcusparse.so.12");
-  EXPECT_EQ(*the_kb().find_cuda(V("13.1"))->library(Platform::kLinux, "curand"), "libcurand.so.10");
+  EXPECT_EQ(*shipped_kb().find_cuda(V("11.8"))->library(Platform::kWindows, "nvrtc"), "nvrtc64_112_0.dll");
+  EXPECT_EQ(*shipped_kb().find_cuda(V("13.0"))->library(Platform::kLinux, "cusparse"), "libcusparse.so.12");
+  EXPECT_EQ(*shipped_kb().find_cuda(V("13.1"))->library(Platform::kLinux, "curand"), "libcurand.so.10");
 }
 
 TEST(KbFacts, AndCudaExtraOf214PinsCuda11Wheels) {
-  const AndCudaPins* a = the_kb().and_cuda_for(tf("2.14"));
+  const AndCudaPins* a = shipped_kb().and_cuda_for(tf("2.14"));
   ASSERT_NE(a, nullptr);
   EXPECT_NE(std::find(a->wheels.begin(), a->wheels.end(), "nvidia-cudnn-cu11==8.7.0.84"), a->wheels.end());
-  EXPECT_EQ(the_kb().and_cuda_for(tf("2.13")), nullptr);
+  EXPECT_EQ(shipped_kb().and_cuda_for(tf("2.13")), nullptr);
 }
 
 TEST(KbFacts, TensorflowGpuIsARemovedStubAt212) {
-  auto pk = the_kb().packages_for(tf("2.12"), Platform::kLinux);
+  auto pk = shipped_kb().packages_for(tf("2.12"), Platform::kLinux);
   bool removed = std::any_of(pk.begin(), pk.end(), [](const TfPackage* p) {
     return p->name == "tensorflow-gpu" && p->role == "removed";
   });
   EXPECT_TRUE(removed);
-  auto win = the_kb().packages_for(tf("2.11"), Platform::kWindows);
+  auto win = shipped_kb().packages_for(tf("2.11"), Platform::kWindows);
   bool installer = std::any_of(win.begin(), win.end(), [](const TfPackage* p) {
     return p->name == "tensorflow" && p->role == "installer";
   });
@@ -670,147 +664,148 @@ TEST(KbFacts, TensorflowGpuIsARemovedStubAt212) {
 // ---- facts: drivers (nvidia.md 1) -----------------------------------------------------
 
 TEST(KbFacts, Cuda112NeedsFamilyOrToolkitDriver) {
-  auto compat = the_kb().min_driver(V("11.2"), Platform::kWindows, DriverPolicy::kMinorVersionCompat);
+  auto compat = shipped_kb().min_driver(V("11.2"), Platform::kWindows, DriverPolicy::kMinorVersionCompat);
   ASSERT_TRUE(compat);
   EXPECT_EQ(compat->min_driver.str(), "452.39");
-  auto exact = the_kb().min_driver(V("11.2"), Platform::kWindows, DriverPolicy::kToolkitExact);
+  auto exact = shipped_kb().min_driver(V("11.2"), Platform::kWindows, DriverPolicy::kToolkitExact);
   ASSERT_TRUE(exact);
   EXPECT_EQ(exact->min_driver.str(), "460.82");
   EXPECT_EQ(driver_version_str(
-                the_kb().min_driver(V("11.8"), Platform::kLinux, DriverPolicy::kMinorVersionCompat)->min_driver),
+                shipped_kb().min_driver(V("11.8"), Platform::kLinux, DriverPolicy::kMinorVersionCompat)->min_driver),
             "450.80.02");
-  EXPECT_EQ(the_kb().min_driver(V("12.3"), Platform::kLinux, DriverPolicy::kMinorVersionCompat)->min_driver,
+  EXPECT_EQ(shipped_kb().min_driver(V("12.3"), Platform::kLinux, DriverPolicy::kMinorVersionCompat)->min_driver,
             V("525.60.13"));
 }
 
 TEST(KbFacts, Cuda110KeepsItsOwnOlderDriverBelowTheFamilyMinimum) {
   // CUDA 11.0 shipped with 450.51.05; 450.80.02 is what the whole 11.x family needs.
-  auto d = the_kb().min_driver(V("11.0"), Platform::kLinux, DriverPolicy::kMinorVersionCompat);
+  auto d = shipped_kb().min_driver(V("11.0"), Platform::kLinux, DriverPolicy::kMinorVersionCompat);
   ASSERT_TRUE(d);
   EXPECT_EQ(driver_version_str(d->min_driver), "450.51.05");
   EXPECT_EQ(driver_version_str(
-                the_kb().min_driver(V("11.1"), Platform::kLinux, DriverPolicy::kMinorVersionCompat)->min_driver),
+                shipped_kb().min_driver(V("11.1"), Platform::kLinux, DriverPolicy::kMinorVersionCompat)->min_driver),
             "450.80.02");
 }
 
 TEST(KbFacts, Cuda10HasNoMinorVersionCompatibility) {
-  auto d = the_kb().min_driver(V("10.1"), Platform::kLinux, DriverPolicy::kMinorVersionCompat);
+  auto d = shipped_kb().min_driver(V("10.1"), Platform::kLinux, DriverPolicy::kMinorVersionCompat);
   ASSERT_TRUE(d);
   EXPECT_EQ(d->min_driver, V("418.39"));
   EXPECT_EQ(d->policy, DriverPolicy::kToolkitExact);
 }
 
 TEST(KbFacts, Cuda13OnWindowsFallsBackToTheFamilyMinimum) {
-  auto d = the_kb().min_driver(V("13.0"), Platform::kWindows, DriverPolicy::kToolkitExact);
+  auto d = shipped_kb().min_driver(V("13.0"), Platform::kWindows, DriverPolicy::kToolkitExact);
   ASSERT_TRUE(d);
   EXPECT_EQ(d->min_driver, V("580"));
-  EXPECT_EQ(the_kb().min_driver(V("13.0"), Platform::kLinux, DriverPolicy::kToolkitExact)->min_driver, V("580.65.06"));
-  EXPECT_FALSE(the_kb().min_driver(V("12.0"), Platform::kMacos, DriverPolicy::kToolkitExact));
+  EXPECT_EQ(shipped_kb().min_driver(V("13.0"), Platform::kLinux, DriverPolicy::kToolkitExact)->min_driver,
+            V("580.65.06"));
+  EXPECT_FALSE(shipped_kb().min_driver(V("12.0"), Platform::kMacos, DriverPolicy::kToolkitExact));
 }
 
 TEST(KbFacts, Driver52206OnWindowsRunsUpToCuda118) {
-  auto d = the_kb().newest_cuda_for_driver(V("522.06"), Platform::kWindows);
+  auto d = shipped_kb().newest_cuda_for_driver(V("522.06"), Platform::kWindows);
   ASSERT_TRUE(d.newest_cuda_toolkit_exact && d.newest_cuda_minor_compat);
   EXPECT_EQ(d.newest_cuda_toolkit_exact->str(), "11.8");
   EXPECT_EQ(d.newest_cuda_minor_compat->str(), "11.8");
-  EXPECT_EQ(driver_version_str(*the_kb().find_cuda(V("11.8"))->driver_windows), "520.06");  // as printed (sic)
+  EXPECT_EQ(driver_version_str(*shipped_kb().find_cuda(V("11.8"))->driver_windows), "520.06");  // as printed (sic)
 }
 
 TEST(KbFacts, Driver45080RunsAll11xButOnlyCuda110Fully) {
-  auto d = the_kb().newest_cuda_for_driver(V("450.80.02"), Platform::kLinux);
+  auto d = shipped_kb().newest_cuda_for_driver(V("450.80.02"), Platform::kLinux);
   EXPECT_EQ(d.newest_cuda_toolkit_exact->str(), "11.0");
   EXPECT_EQ(d.newest_cuda_minor_compat->str(), "11.8");
-  auto d535 = the_kb().newest_cuda_for_driver(V("535.104.05"), Platform::kLinux);
+  auto d535 = shipped_kb().newest_cuda_for_driver(V("535.104.05"), Platform::kLinux);
   EXPECT_EQ(d535.newest_cuda_toolkit_exact->str(), "12.2");
   EXPECT_EQ(d535.newest_cuda_minor_compat->str(), "12.9");
 }
 
 TEST(KbFacts, CudaArchitectureDrops) {
-  const auto* c12 = the_kb().find_cuda(V("12.0"));
+  const auto* c12 = shipped_kb().find_cuda(V("12.0"));
   EXPECT_EQ(c12->sass_min.str(), "5.0");
   EXPECT_NE(std::find(c12->dropped.begin(), c12->dropped.end(), ComputeCapability{3, 7}), c12->dropped.end());
-  EXPECT_EQ(the_kb().find_cuda(V("13.0"))->sass_min.str(), "7.5");
-  EXPECT_EQ(the_kb().find_cuda(V("11.0"))->sass_min.str(), "3.5");
-  EXPECT_EQ(the_kb().find_cuda(V("11.8"))->sass_max.str(), "9.0");
+  EXPECT_EQ(shipped_kb().find_cuda(V("13.0"))->sass_min.str(), "7.5");
+  EXPECT_EQ(shipped_kb().find_cuda(V("11.0"))->sass_min.str(), "3.5");
+  EXPECT_EQ(shipped_kb().find_cuda(V("11.8"))->sass_max.str(), "9.0");
 }
 
 // ---- facts: cuDNN (nvidia.md 3) --------------------------------------------------------
 
 TEST(KbFacts, CudnnVersionEncodingChangedIn9) {
-  EXPECT_EQ(the_kb().decode_cudnn_version(8907)->str(), "8.9.7");
-  EXPECT_EQ(the_kb().decode_cudnn_version(7605)->str(), "7.6.5");
-  EXPECT_EQ(the_kb().decode_cudnn_version(90100)->str(), "9.1.0");
-  EXPECT_EQ(the_kb().decode_cudnn_version(91001)->str(), "9.10.1");
-  EXPECT_FALSE(the_kb().decode_cudnn_version(42));
-  EXPECT_EQ(the_kb().cudnn_major(8)->header, "cudnn_version.h");
-  EXPECT_EQ(the_kb().cudnn_major(7)->header, "cudnn.h");
+  EXPECT_EQ(shipped_kb().decode_cudnn_version(8907)->str(), "8.9.7");
+  EXPECT_EQ(shipped_kb().decode_cudnn_version(7605)->str(), "7.6.5");
+  EXPECT_EQ(shipped_kb().decode_cudnn_version(90100)->str(), "9.1.0");
+  EXPECT_EQ(shipped_kb().decode_cudnn_version(91001)->str(), "9.10.1");
+  EXPECT_FALSE(shipped_kb().decode_cudnn_version(42));
+  EXPECT_EQ(shipped_kb().cudnn_major(8)->header, "cudnn_version.h");
+  EXPECT_EQ(shipped_kb().cudnn_major(7)->header, "cudnn.h");
 }
 
 TEST(KbFacts, CudnnWindowsZlibwapiFrom83NotIn9) {
-  EXPECT_EQ(the_kb().find_cudnn(V("8.1"))->windows_zlibwapi, Tristate::kNo);
-  EXPECT_EQ(the_kb().find_cudnn(V("8.3"))->windows_zlibwapi, Tristate::kYes);
-  EXPECT_EQ(the_kb().find_cudnn(V("9.0"))->windows_zlibwapi, Tristate::kNo);
+  EXPECT_EQ(shipped_kb().find_cudnn(V("8.1"))->windows_zlibwapi, Tristate::kNo);
+  EXPECT_EQ(shipped_kb().find_cudnn(V("8.3"))->windows_zlibwapi, Tristate::kYes);
+  EXPECT_EQ(shipped_kb().find_cudnn(V("9.0"))->windows_zlibwapi, Tristate::kNo);
 }
 
 TEST(KbFacts, CudnnCudaSupport) {
-  EXPECT_TRUE(the_kb().find_cudnn(V("8.1"))->supports_cuda(V("11.2")));
-  EXPECT_FALSE(the_kb().find_cudnn(V("8.1"))->supports_cuda(V("11.8")));
-  EXPECT_TRUE(the_kb().find_cudnn(V("7.6.5"))->supports_cuda(V("10.2")));
-  EXPECT_FALSE(the_kb().find_cudnn(V("7.6.2"))->supports_cuda(V("10.2")));
-  const auto* c917 = the_kb().find_cudnn(V("9.17"));
+  EXPECT_TRUE(shipped_kb().find_cudnn(V("8.1"))->supports_cuda(V("11.2")));
+  EXPECT_FALSE(shipped_kb().find_cudnn(V("8.1"))->supports_cuda(V("11.8")));
+  EXPECT_TRUE(shipped_kb().find_cudnn(V("7.6.5"))->supports_cuda(V("10.2")));
+  EXPECT_FALSE(shipped_kb().find_cudnn(V("7.6.2"))->supports_cuda(V("10.2")));
+  const auto* c917 = shipped_kb().find_cudnn(V("9.17"));
   EXPECT_FALSE(c917->supports_cuda(V("11.8")));
   EXPECT_EQ(c917->min_cc->str(), "7.5");
-  EXPECT_EQ(the_kb().cudnn_major(9)->libraries.at(Platform::kWindows).front(), "cudnn64_9.dll");
+  EXPECT_EQ(shipped_kb().cudnn_major(9)->libraries.at(Platform::kWindows).front(), "cudnn64_9.dll");
 }
 
 // ---- facts: GPUs (nvidia.md 4 and 7) ---------------------------------------------------
 
 TEST(KbFacts, GpuLookupByPciIdGivesNameAndCc) {
-  auto g = the_kb().find_gpu_by_pci("10de:2504");
+  auto g = shipped_kb().find_gpu_by_pci("10de:2504");
   ASSERT_TRUE(g);
   EXPECT_EQ((*g)->name, "GeForce RTX 3060 Lite Hash Rate");
   EXPECT_EQ((*g)->cc.str(), "8.6");
-  EXPECT_EQ((*the_kb().find_gpu_by_pci("PCI\\VEN_10DE&DEV_2335&SUBSYS_18BE10DE"))->name, "H200 SXM 141GB");
-  EXPECT_EQ((*the_kb().find_gpu_by_pci("0x102D"))->cc.str(), "3.7");  // K80
-  EXPECT_FALSE(the_kb().find_gpu_by_pci("10de:zzzz"));
-  EXPECT_EQ(the_kb().find_gpu_by_pci("10de:ffff").error().kind, ErrorKind::kNotFound);
+  EXPECT_EQ((*shipped_kb().find_gpu_by_pci("PCI\\VEN_10DE&DEV_2335&SUBSYS_18BE10DE"))->name, "H200 SXM 141GB");
+  EXPECT_EQ((*shipped_kb().find_gpu_by_pci("0x102D"))->cc.str(), "3.7");  // K80
+  EXPECT_FALSE(shipped_kb().find_gpu_by_pci("10de:zzzz"));
+  EXPECT_EQ(shipped_kb().find_gpu_by_pci("10de:ffff").error().kind, ErrorKind::kNotFound);
 }
 
 TEST(KbFacts, GpuLookupByNameIgnoresVendorWords) {
-  auto g = the_kb().find_gpus_by_name("NVIDIA GeForce RTX 3060");
+  auto g = shipped_kb().find_gpus_by_name("NVIDIA GeForce RTX 3060");
   ASSERT_TRUE(g);
   std::vector<std::string> ids;
   for (const Gpu* x : *g) ids.push_back(x->pci_id);
   EXPECT_EQ(ids, (std::vector<std::string>{"10de:2487", "10de:2503", "10de:2544"}));
-  EXPECT_EQ(the_kb().find_gpus_by_name("rtx 4090")->front()->pci_id, "10de:2684");
-  EXPECT_EQ(the_kb().find_gpus_by_name("rtx3060")->size(), 3u);
-  EXPECT_EQ(the_kb().find_gpus_by_name("3060")->front()->name, "GeForce RTX 3060");
-  EXPECT_EQ(the_kb().find_gpus_by_name("H100 SXM5 80GB")->front()->pci_id, "10de:2330");
-  auto missing = the_kb().find_gpus_by_name("RTX 9999");
+  EXPECT_EQ(shipped_kb().find_gpus_by_name("rtx 4090")->front()->pci_id, "10de:2684");
+  EXPECT_EQ(shipped_kb().find_gpus_by_name("rtx3060")->size(), 3u);
+  EXPECT_EQ(shipped_kb().find_gpus_by_name("3060")->front()->name, "GeForce RTX 3060");
+  EXPECT_EQ(shipped_kb().find_gpus_by_name("H100 SXM5 80GB")->front()->pci_id, "10de:2330");
+  auto missing = shipped_kb().find_gpus_by_name("RTX 9999");
   ASSERT_FALSE(missing);
   EXPECT_NE(missing.error().message.find("did you mean"), std::string::npos);
 }
 
 TEST(KbFacts, GpuPeaksAndMemory) {
-  const Gpu* h200 = the_kb().find_gpu(0x10de, 0x2335);
+  const Gpu* h200 = shipped_kb().find_gpu(0x10de, 0x2335);
   ASSERT_NE(h200, nullptr);
   EXPECT_EQ(*h200->memory_gb, 141);
   EXPECT_EQ(*h200->peak->bandwidth_gbs, 4800);
   EXPECT_FALSE(h200->peak->prov.verified);  // compute figures taken from H100
-  const Gpu* h100 = the_kb().find_gpu(0x10de, 0x2330);
+  const Gpu* h100 = shipped_kb().find_gpu(0x10de, 0x2330);
   EXPECT_DOUBLE_EQ(*h100->peak->bf16_tflops, 989.4);
   EXPECT_DOUBLE_EQ(*h100->peak->tf32_tflops, 494.7);
-  const Gpu* a100 = the_kb().find_gpu(0x10de, 0x20b0);
+  const Gpu* a100 = shipped_kb().find_gpu(0x10de, 0x20b0);
   EXPECT_DOUBLE_EQ(*a100->peak->fp16_tflops, 312);
   EXPECT_DOUBLE_EQ(*a100->peak->bandwidth_gbs, 1555);
-  EXPECT_DOUBLE_EQ(*the_kb().find_gpu(0x10de, 0x2684)->peak->fp32_tflops, 82.6);
-  EXPECT_EQ(the_kb().find_gpu(0x10de, 0x2182)->tensor_cores, false);  // GTX 1660 Ti
-  EXPECT_EQ(the_kb().architecture_name({12, 0}), "Blackwell");
-  EXPECT_EQ(the_kb().architecture_name({8, 9}), "Ada Lovelace");
+  EXPECT_DOUBLE_EQ(*shipped_kb().find_gpu(0x10de, 0x2684)->peak->fp32_tflops, 82.6);
+  EXPECT_EQ(shipped_kb().find_gpu(0x10de, 0x2182)->tensor_cores, false);  // GTX 1660 Ti
+  EXPECT_EQ(shipped_kb().architecture_name({12, 0}), "Blackwell");
+  EXPECT_EQ(shipped_kb().architecture_name({8, 9}), "Ada Lovelace");
 }
 
 TEST(KbFacts, Tf218IgnoresMaxwellAndJitsHopper) {
-  const auto& kb = the_kb();
+  const auto& kb = shipped_kb();
   EXPECT_EQ(kb.tf_cc_support(tf("2.18"), {5, 2}).support, CcSupport::kIgnored);  // GTX 980
   EXPECT_EQ(kb.tf_cc_support(tf("2.18"), {5, 2}).min_required->str(), "6.0");
   EXPECT_EQ(kb.tf_cc_support(tf("2.18"), {9, 0}).support, CcSupport::kPtxJit);  // H100: compute_90 only
@@ -821,7 +816,7 @@ TEST(KbFacts, Tf218IgnoresMaxwellAndJitsHopper) {
 }
 
 TEST(KbFacts, Tf28HasSm35ToCompute80) {
-  const auto& kb = the_kb();
+  const auto& kb = shipped_kb();
   EXPECT_EQ(kb.tf_cc_support(tf("2.8"), {8, 6}).support, CcSupport::kPtxJit);  // RTX 30xx: JIT from compute_80
   EXPECT_EQ(kb.tf_cc_support(tf("2.8"), {3, 7}).support, CcSupport::kNative);  // K80 on sm_35
   EXPECT_EQ(kb.tf_cc_support(tf("2.8"), {3, 0}).support, CcSupport::kIgnored);
@@ -845,12 +840,12 @@ TEST(KbFacts, ComputeCapabilityParsesEveryNvccSpelling) {
 }
 
 TEST(KbFacts, CitationsResolveSourceIdsToUrls) {
-  Citation c = the_kb().cite(tf("2.10"));
+  Citation c = shipped_kb().cite(tf("2.10"));
   ASSERT_FALSE(c.sources.empty());
   EXPECT_EQ(c.sources.front().find("https://www.tensorflow.org/install/source#gpu"), 0u);
   EXPECT_NE(c.sources.front().find("@7c3650212740204359d4ceae481abc79345541be"), std::string::npos);
   EXPECT_TRUE(c.verified);
-  EXPECT_FALSE(the_kb().cite(*the_kb().find_cudnn(V("8.6"))).verified);
+  EXPECT_FALSE(shipped_kb().cite(*shipped_kb().find_cudnn(V("8.6"))).verified);
 }
 
 }  // namespace

@@ -10,21 +10,15 @@
 #include "kb/matrix.h"
 #include "report/matrix_report.h"
 #include "support/cli_run.h"
+#include "support/shipped_kb.h"
 
 namespace tfgpu::kb {
 namespace {
 
-const KnowledgeBase& the_kb() {
-  static const KnowledgeBase kb = [] {
-    auto loaded = load_embedded();
-    EXPECT_TRUE(loaded) << loaded.error().message;
-    return loaded ? std::move(*loaded) : KnowledgeBase{};
-  }();
-  return kb;
-}
+using testing::shipped_kb;
 
 MatrixResult ask(MatrixQuery q) {
-  auto r = run_matrix(the_kb(), q);
+  auto r = run_matrix(shipped_kb(), q);
   if (!r) throw std::runtime_error(r.error().message);
   return std::move(*r);
 }
@@ -171,7 +165,7 @@ TEST(Matrix, OptionsIntersect) {
 
 TEST(Matrix, NoFiltersListsEveryReleaseNewestFirst) {
   auto r = ask({.platform = Platform::kLinux});
-  EXPECT_EQ(r.rows.size(), the_kb().tf_releases().size());
+  EXPECT_EQ(r.rows.size(), shipped_kb().tf_releases().size());
   EXPECT_EQ(r.rows.front().release->version.str(), "2.21.0");
   std::string text = tfgpu::render_matrix_text(r);
   EXPECT_TRUE(contains(text, "2.15.0   3.9-3.11           12.2   8.9    yes         525.60.13")) << text;
@@ -180,19 +174,19 @@ TEST(Matrix, NoFiltersListsEveryReleaseNewestFirst) {
 }
 
 TEST(Matrix, UnknownOrMalformedValuesAreErrorsWithSuggestions) {
-  auto tf = run_matrix(the_kb(), {.platform = Platform::kLinux, .tf = "2.22"});
+  auto tf = run_matrix(shipped_kb(), {.platform = Platform::kLinux, .tf = "2.22"});
   ASSERT_FALSE(tf);
   EXPECT_EQ(tf.error().message, "unknown TensorFlow version 2.22 (did you mean 2.21, 2.20?)");
-  auto cuda = run_matrix(the_kb(), {.platform = Platform::kLinux, .cuda = "11.9"});
+  auto cuda = run_matrix(shipped_kb(), {.platform = Platform::kLinux, .cuda = "11.9"});
   ASSERT_FALSE(cuda);
   EXPECT_EQ(cuda.error().message, "unknown CUDA version 11.9 (did you mean 11.8, 12.0?)");
-  auto py = run_matrix(the_kb(), {.platform = Platform::kLinux, .python = "3.14"});
+  auto py = run_matrix(shipped_kb(), {.platform = Platform::kLinux, .python = "3.14"});
   ASSERT_FALSE(py);
   EXPECT_TRUE(contains(py.error().message, "did you mean 3.13")) << py.error().message;
-  auto bad = run_matrix(the_kb(), {.platform = Platform::kLinux, .driver = "latest"});
+  auto bad = run_matrix(shipped_kb(), {.platform = Platform::kLinux, .driver = "latest"});
   ASSERT_FALSE(bad);
   EXPECT_EQ(bad.error().kind, ErrorKind::kInput);
-  auto ambiguous = run_matrix(the_kb(), {.platform = Platform::kLinux, .gpu = "RTX"});
+  auto ambiguous = run_matrix(shipped_kb(), {.platform = Platform::kLinux, .gpu = "RTX"});
   ASSERT_FALSE(ambiguous);
   EXPECT_TRUE(contains(ambiguous.error().message, "be more specific"));
 }
@@ -216,10 +210,7 @@ TEST(Matrix, JsonCarriesSchemaVersionAndCitations) {
 
 using testing::CliRun;
 
-CliRun run(std::vector<std::string> args, Platform host_platform = Platform::kLinux) {
-  FakeHost host(host_platform);
-  return testing::run_on(host, args);
-}
+using testing::run;
 
 TEST(MatrixCommand, UnknownVersionExitsTwoWithOneLine) {
   auto r = run({"matrix", "--tf", "2.99"});

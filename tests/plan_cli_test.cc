@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 using testing::CliRun;
 
-CliRun run(FakeHost& host, std::vector<std::string> args) { return testing::run_on(host, args); }
+using testing::run;
 
 TEST(PlanCli, ClassicMachineByFlagsWritesEveryFile) {
   FakeHost host(Platform::kLinux);

@@ -11,6 +11,7 @@
 #include "plan/emit.h"
 #include "plan_scenarios.h"
 #include "report/plan_report.h"
+#include "support/read_file.h"
 
 namespace tfgpu::plan {
 namespace {
@@ -22,13 +23,6 @@ fs::path golden_dir(const std::string& scenario) { return fs::path(TFGPU_SOURCE_
 bool update_golden() {
   const char* v = std::getenv("TFGPU_UPDATE_GOLDEN");
   return v && std::string(v) == "1";
-}
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 void check_golden(const std::string& scenario, const std::vector<EmittedFile>& files) {
@@ -45,7 +39,8 @@ void check_golden(const std::string& scenario, const std::vector<EmittedFile>& f
   std::set<std::string> names;
   for (const auto& f : files) {
     names.insert(f.name);
-    EXPECT_EQ(f.text, read(dir / f.name)) << scenario << "/" << f.name << " differs (TFGPU_UPDATE_GOLDEN=1 rewrites)";
+    EXPECT_EQ(f.text, tfgpu::testing::read_file(dir / f.name))
+        << scenario << "/" << f.name << " differs (TFGPU_UPDATE_GOLDEN=1 rewrites)";
   }
   EXPECT_EQ(names, expected_names) << scenario;
 }

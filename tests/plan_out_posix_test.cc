@@ -13,19 +13,13 @@
 #include "cli/command.h"
 #include "host/fake_host.h"
 #include "host/file_write.h"
+#include "support/read_file.h"
 #include "util/error.h"
 
 namespace tfgpu {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 class PlanOut : public ::testing::Test {
  protected:
@@ -67,7 +61,7 @@ TEST_F(PlanOut, SymlinkAtAnOutputNameIsRefusedEvenWithForceAndItsTargetIsUntouch
       EXPECT_EQ(code, kExitUsage) << name << (force ? " --force" : "");
       EXPECT_NE(err.find("is a symbolic link"), std::string::npos) << err;
       EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
-      EXPECT_EQ(read_all(root_ / "victim.txt"), "the user's precious file\n") << name;
+      EXPECT_EQ(testing::read_file(root_ / "victim.txt"), "the user's precious file\n") << name;
       struct stat st {};
       ASSERT_EQ(::stat((root_ / "victim.txt").c_str(), &st), 0);
       EXPECT_EQ(st.st_mode & 07777, 0600u) << "the target was not made executable: " << name;
@@ -100,9 +94,9 @@ TEST(FileWrite, ReplacingALinkReplacesTheLinkNotItsTarget) {
   std::ofstream(dir / "target") << "keep\n";
   fs::create_symlink(dir / "target", dir / "name");
   ASSERT_TRUE(write_file_replacing((dir / "name").string(), "new\n", WrittenFileMode::kExecutable).has_value());
-  EXPECT_EQ(read_all(dir / "target"), "keep\n");
+  EXPECT_EQ(testing::read_file(dir / "target"), "keep\n");
   EXPECT_FALSE(fs::is_symlink(fs::symlink_status(dir / "name")));
-  EXPECT_EQ(read_all(dir / "name"), "new\n");
+  EXPECT_EQ(testing::read_file(dir / "name"), "new\n");
   EXPECT_TRUE(is_symlink_path((dir / "target").string()) == false);
   fs::remove_all(dir);
 }

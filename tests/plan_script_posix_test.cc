@@ -12,6 +12,7 @@
 
 #include "plan/emit.h"
 #include "plan_scenarios.h"
+#include "support/read_file.h"
 #include "support/shell_posix.h"
 
 namespace tfgpu::plan {
@@ -23,13 +24,6 @@ using Shell = ::tfgpu::testing::ShellRun;
 Shell sh(const std::string& command) { return ::tfgpu::testing::run_shell(command); }
 
 bool have(const std::string& tool) { return sh("command -v " + tool + " >/dev/null").code == 0; }
-
-std::string read(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void write_exe(const fs::path& p, const std::string& text) {
   std::ofstream(p, std::ios::binary) << text;
@@ -174,7 +168,7 @@ TEST(PlanScript, SecondRunChangesNothing) {
                       (dir.path() / "venv").string() + "' ";
     auto first = sh(env + "bash '" + (out / "setup.sh").string() + "'");
     ASSERT_EQ(first.code, 0) << first.out;
-    std::string log1 = read(state / "log");
+    std::string log1 = tfgpu::testing::read_file(state / "log");
     EXPECT_NE(log1.find("venv "), std::string::npos) << log1;
     EXPECT_NE(log1.find("venv-pip install " + l.pip.front()), std::string::npos) << log1;
     // Only the venv's own pip installs: never a global pip, conda, apt or sudo.
@@ -185,7 +179,7 @@ TEST(PlanScript, SecondRunChangesNothing) {
 
     auto second = sh(env + "bash '" + (out / "setup.sh").string() + "'");
     ASSERT_EQ(second.code, 0) << second.out;
-    EXPECT_EQ(read(state / "log"), log1) << "second run changed state:\n" << second.out;
+    EXPECT_EQ(tfgpu::testing::read_file(state / "log"), log1) << "second run changed state:\n" << second.out;
     EXPECT_NE(second.out.find("every pinned package is installed"), std::string::npos) << second.out;
   }
 }

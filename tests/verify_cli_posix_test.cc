@@ -20,21 +20,20 @@
 
 #include "cli/command.h"
 #include "host/host.h"
+#include "support/mock_cuda.h"
 #include "util/error.h"
 
 namespace tfgpu {
 namespace {
 
-const std::string kMockDir = std::string(TFGPU_TEST_BINARY_DIR) + "/mocks_cuda/lib";
-
-ProcessResult tfgpu(std::vector<std::string> args, std::map<std::string, std::string> env = {},
-                    int timeout_ms = 60000) {
+ProcessResult run_tfgpu(std::vector<std::string> args, std::map<std::string, std::string> env = {},
+                        int timeout_ms = 60000) {
   auto host = make_system_host();
   ProcessSpec spec;
   spec.argv = {TFGPU_EXE};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.timeout = std::chrono::milliseconds(timeout_ms);
-  env.emplace("LD_LIBRARY_PATH", kMockDir);
+  env.emplace("LD_LIBRARY_PATH", testing::kMockCudaLibDir);
   env.emplace("TFGPU_MOCK_CUDA", "ok");
   env.emplace("COLUMNS", "1000");  // whole sentences on one line: the assertions search them
   spec.env_overrides = env;
@@ -44,14 +43,14 @@ ProcessResult tfgpu(std::vector<std::string> args, std::map<std::string, std::st
 }
 
 TEST(VerifyCli, HealthyGpuExitsZeroAndSaysItWorks) {
-  auto r = tfgpu({"verify"});
+  auto r = run_tfgpu({"verify"});
   EXPECT_EQ(r.exit_code, kExitOk) << r.out << r.err;
   EXPECT_NE(r.out.find("the GPU works end to end (1 device checked)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("[pass] Run a kernel"), std::string::npos) << r.out;
 }
 
 TEST(VerifyCli, JsonOutputIsTheDocumentedSchema) {
-  auto r = tfgpu({"verify", "--json"});
+  auto r = run_tfgpu({"verify", "--json"});
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "tfgpu.verify/1");
   EXPECT_EQ(j["passed"], true);
@@ -60,21 +59,21 @@ TEST(VerifyCli, JsonOutputIsTheDocumentedSchema) {
 }
 
 TEST(VerifyCli, NoDriverIsAFailureWithAFixNotACrash) {
-  auto r = tfgpu({"verify", "--driver", "libcuda-not-here.so.1"});
+  auto r = run_tfgpu({"verify", "--driver", "libcuda-not-here.so.1"});
   EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
   EXPECT_NE(r.out.find("[FAIL] Load the CUDA driver library"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fix: Install the NVIDIA driver"), std::string::npos) << r.out;
 }
 
 TEST(VerifyCli, CrashingDriverIsReportedAndTfgpuSurvives) {
-  auto r = tfgpu({"verify"}, {{"TFGPU_MOCK_CUDA", "crash"}});
+  auto r = run_tfgpu({"verify"}, {{"TFGPU_MOCK_CUDA", "crash"}});
   EXPECT_TRUE(r.exited);
   EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
   EXPECT_NE(r.out.find("crashed: signal 11"), std::string::npos) << r.out;
 }
 
 TEST(VerifyCli, HangingDriverIsKilledAfterTheTimeout) {
-  auto r = tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_CUDA", "hang"}});
+  auto r = run_tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_CUDA", "hang"}});
   EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
   EXPECT_NE(r.out.find("timeout"), std::string::npos) << r.out;
 }
@@ -82,14 +81,14 @@ TEST(VerifyCli, HangingDriverIsKilledAfterTheTimeout) {
 // Hostile drivers (tests/support/mock_hostile.h) through the real binary: the deadline
 // holds, the answer says "timed out", and the library's setsid() grandchild is killed.
 TEST(VerifyCli, DriverClosingItsDescriptorsAndBlockingTimesOut) {
-  auto r = tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_HOSTILE", "close_fds_block"}}, 20000);
+  auto r = run_tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_HOSTILE", "close_fds_block"}}, 20000);
   EXPECT_FALSE(r.timed_out) << "tfgpu verify itself hung";
   EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
   EXPECT_NE(r.out.find("timed out"), std::string::npos) << r.out;
 }
 
 TEST(VerifyCli, StoppedDriverTimesOut) {
-  auto r = tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_HOSTILE", "sigstop"}}, 20000);
+  auto r = run_tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_HOSTILE", "sigstop"}}, 20000);
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
   EXPECT_NE(r.out.find("timed out"), std::string::npos) << r.out;
@@ -98,8 +97,8 @@ TEST(VerifyCli, StoppedDriverTimesOut) {
 TEST(VerifyCli, SetsidGrandchildOfTheDriverIsKilled) {
   std::string pidfile = std::string(TFGPU_TEST_BINARY_DIR) + "/verify_grandchild_" + std::to_string(::getpid()) + ".pid";
   std::remove(pidfile.c_str());
-  auto r = tfgpu({"verify", "--timeout", "1"}, {{"TFGPU_MOCK_HOSTILE", "setsid_grandchild_block"}, {"TFGPU_MOCK_PIDFILE", pidfile}},
-                 20000);
+  auto r = run_tfgpu({"verify", "--timeout", "1"},
+                     {{"TFGPU_MOCK_HOSTILE", "setsid_grandchild_block"}, {"TFGPU_MOCK_PIDFILE", pidfile}}, 20000);
   EXPECT_FALSE(r.timed_out);
   EXPECT_NE(r.out.find("timed out"), std::string::npos) << r.out;
   long pid = 0;
@@ -110,8 +109,9 @@ TEST(VerifyCli, SetsidGrandchildOfTheDriverIsKilled) {
 
 TEST(ProbeCliHostile, DriverClosingItsDescriptorsAndBlockingTimesOutAndIsAFailure) {
   std::string nvml = std::string(TFGPU_TEST_BINARY_DIR) + "/mocks_nvml";
-  auto r = tfgpu({"probe", "--json", "--timeout", "0.5"},
-                 {{"LD_LIBRARY_PATH", nvml + "/current:" + nvml + "/cuda"}, {"TFGPU_MOCK_HOSTILE", "close_fds_block"}}, 30000);
+  auto r = run_tfgpu(
+      {"probe", "--json", "--timeout", "0.5"},
+      {{"LD_LIBRARY_PATH", nvml + "/current:" + nvml + "/cuda"}, {"TFGPU_MOCK_HOSTILE", "close_fds_block"}}, 30000);
   EXPECT_FALSE(r.timed_out) << "tfgpu probe itself hung";
   ASSERT_EQ(r.exit_code, kExitOk) << r.err;
   auto j = nlohmann::json::parse(r.out);
@@ -121,22 +121,23 @@ TEST(ProbeCliHostile, DriverClosingItsDescriptorsAndBlockingTimesOutAndIsAFailur
 
 TEST(ProbeCliHostile, DriverExitingInItsConstructorIsAFailureNotNoDriver) {
   std::string nvml = std::string(TFGPU_TEST_BINARY_DIR) + "/mocks_nvml";
-  auto r = tfgpu({"probe", "--json", "--timeout", "2"},
-                 {{"LD_LIBRARY_PATH", nvml + "/current:" + nvml + "/cuda"}, {"TFGPU_MOCK_HOSTILE", "exit_in_constructor"}}, 30000);
+  auto r = run_tfgpu(
+      {"probe", "--json", "--timeout", "2"},
+      {{"LD_LIBRARY_PATH", nvml + "/current:" + nvml + "/cuda"}, {"TFGPU_MOCK_HOSTILE", "exit_in_constructor"}}, 30000);
   ASSERT_EQ(r.exit_code, kExitOk) << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["driver"]["state"]["status"], "failed") << j["driver"].dump();
 }
 
 TEST(BenchCli, DriverClosingItsDescriptorsAndBlockingTimesOut) {
-  auto r = tfgpu({"bench", "--quick", "--timeout", "1"}, {{"TFGPU_MOCK_HOSTILE", "close_fds_block"}}, 20000);
+  auto r = run_tfgpu({"bench", "--quick", "--timeout", "1"}, {{"TFGPU_MOCK_HOSTILE", "close_fds_block"}}, 20000);
   EXPECT_FALSE(r.timed_out) << "tfgpu bench itself hung";
   EXPECT_EQ(r.exit_code, kExitProblems) << r.err;
   EXPECT_NE(r.out.find("timed out"), std::string::npos) << r.out;
 }
 
 TEST(VerifyCli, WrongKernelResultFailsLoudly) {
-  auto r = tfgpu({"verify"}, {{"TFGPU_MOCK_CUDA", "wrong_result"}});
+  auto r = run_tfgpu({"verify"}, {{"TFGPU_MOCK_CUDA", "wrong_result"}});
   EXPECT_EQ(r.exit_code, kExitProblems);
   EXPECT_NE(r.out.find("FAILED at \"Run a kernel"), std::string::npos) << r.out;
 }
@@ -144,13 +145,13 @@ TEST(VerifyCli, WrongKernelResultFailsLoudly) {
 TEST(VerifyCli, MalformedPredictionFileIsAUsageError) {
   std::string path = std::string(TFGPU_TEST_BINARY_DIR) + "/bad_prediction.json";
   std::ofstream(path) << "{\"will_use_gpu\": \"maybe\"}";
-  auto r = tfgpu({"verify", "--python", "/bin/false", "--prediction", path});
+  auto r = run_tfgpu({"verify", "--python", "/bin/false", "--prediction", path});
   EXPECT_EQ(r.exit_code, kExitUsage);
   EXPECT_NE(r.err.find("will_use_gpu"), std::string::npos) << r.err;
 }
 
 TEST(BenchCli, QuickJsonHasFiguresPeaksAndTheSpeedUp) {
-  auto r = tfgpu({"bench", "--quick", "--sizes", "64,128", "--copy-mib", "4", "--json"});
+  auto r = run_tfgpu({"bench", "--quick", "--sizes", "64,128", "--copy-mib", "4", "--json"});
   ASSERT_EQ(r.exit_code, kExitOk) << r.out << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["schema"], "tfgpu.bench/1");
@@ -164,8 +165,8 @@ TEST(BenchCli, QuickJsonHasFiguresPeaksAndTheSpeedUp) {
 }
 
 TEST(BenchCli, Fp8RowOnAHopperCardIsAPercentOfTheKbFp8Peak) {
-  auto r = tfgpu({"bench", "--quick", "--sizes", "64,128", "--copy-mib", "4", "--json"},
-                 {{"TFGPU_MOCK_CUDA_NAME", "NVIDIA H200 SXM 141GB"}, {"TFGPU_MOCK_CUDA_CC", "9.0"}});
+  auto r = run_tfgpu({"bench", "--quick", "--sizes", "64,128", "--copy-mib", "4", "--json"},
+                     {{"TFGPU_MOCK_CUDA_NAME", "NVIDIA H200 SXM 141GB"}, {"TFGPU_MOCK_CUDA_CC", "9.0"}});
   ASSERT_EQ(r.exit_code, kExitOk) << r.out << r.err;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["peak"]["gpu"], "H200 SXM 141GB");
@@ -182,16 +183,17 @@ TEST(BenchCli, Fp8RowOnAHopperCardIsAPercentOfTheKbFp8Peak) {
 }
 
 TEST(BenchCli, Fp8IsAbsentWithANoteBelowTheKbFloor) {
-  auto r = tfgpu({"bench", "--quick", "--sizes", "64", "--copy-mib", "1"},
-                 {{"TFGPU_MOCK_CUDA_NAME", "NVIDIA GeForce RTX 3090"}, {"TFGPU_MOCK_CUDA_CC", "8.6"}});
+  auto r = run_tfgpu({"bench", "--quick", "--sizes", "64", "--copy-mib", "1"},
+                     {{"TFGPU_MOCK_CUDA_NAME", "NVIDIA GeForce RTX 3090"}, {"TFGPU_MOCK_CUDA_CC", "8.6"}});
   EXPECT_EQ(r.exit_code, kExitOk) << r.out << r.err;
   EXPECT_NE(r.out.find("FP8 GEMM: not supported on this card (CC 8.6 < 8.9)"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("FP8     "), std::string::npos) << r.out;
 }
 
 TEST(BenchCli, UnloadableCublasLtIsReportedOnTheFp8RowsAndTheRestRuns) {
-  auto r = tfgpu({"bench", "--quick", "--sizes", "64", "--copy-mib", "1", "--cublaslt", "libcublasLt-not-here.so.13"},
-                 {{"TFGPU_MOCK_CUDA_CC", "9.0"}});
+  auto r =
+      run_tfgpu({"bench", "--quick", "--sizes", "64", "--copy-mib", "1", "--cublaslt", "libcublasLt-not-here.so.13"},
+                {{"TFGPU_MOCK_CUDA_CC", "9.0"}});
   EXPECT_EQ(r.exit_code, kExitOk) << r.out << r.err;  // FP8 is opportunistic: its absence is not a failure
   EXPECT_NE(r.out.find("FP8        64  cuBLASLt not loaded: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("BF16 GEMM is"), std::string::npos) << r.out;
@@ -199,13 +201,13 @@ TEST(BenchCli, UnloadableCublasLtIsReportedOnTheFp8RowsAndTheRestRuns) {
 }
 
 TEST(BenchCli, BadSizesAreAUsageError) {
-  auto r = tfgpu({"bench", "--sizes", "64,lots"});
+  auto r = run_tfgpu({"bench", "--sizes", "64,lots"});
   EXPECT_EQ(r.exit_code, kExitUsage);
   EXPECT_NE(r.err.find("--sizes: 'lots'"), std::string::npos) << r.err;
 }
 
 TEST(BenchCli, CrashingDriverIsReportedAndTfgpuSurvives) {
-  auto r = tfgpu({"bench", "--quick"}, {{"TFGPU_MOCK_CUDA", "crash"}});
+  auto r = run_tfgpu({"bench", "--quick"}, {{"TFGPU_MOCK_CUDA", "crash"}});
   EXPECT_EQ(r.exit_code, kExitProblems);
   EXPECT_NE(r.out.find("the benchmark process did not finish: crashed"), std::string::npos) << r.out;
 }
@@ -253,14 +255,14 @@ class VerifyDoctorPrediction : public ::testing::Test {
   ProcessResult verify(std::vector<std::string> extra = {}) {
     std::vector<std::string> args = {"verify", "--python", python_};
     args.insert(args.end(), extra.begin(), extra.end());
-    return tfgpu(args,
-                 {{"HOME", (root_ / "home").string()},
-                  {"PATH", "/usr/bin:/bin"},
-                  {"VIRTUAL_ENV", ""},
-                  {"CONDA_PREFIX", ""},
-                  {"CONDA_EXE", ""},
-                  {"PYENV_ROOT", ""}},
-                 120000);
+    return run_tfgpu(args,
+                     {{"HOME", (root_ / "home").string()},
+                      {"PATH", "/usr/bin:/bin"},
+                      {"VIRTUAL_ENV", ""},
+                      {"CONDA_PREFIX", ""},
+                      {"CONDA_EXE", ""},
+                      {"PYENV_ROOT", ""}},
+                     120000);
   }
   std::filesystem::path root_;
   std::string python_;
@@ -371,7 +373,7 @@ class TfgpuExeHost final : public Host {
 TEST(BenchCli, ProgressLineShowsOnATerminalAndIsClearedBeforeTheReport) {
   const char* old_path = std::getenv("LD_LIBRARY_PATH");
   std::string saved = old_path ? old_path : "";
-  ::setenv("LD_LIBRARY_PATH", kMockDir.c_str(), 1);
+  ::setenv("LD_LIBRARY_PATH", testing::kMockCudaLibDir.c_str(), 1);
   ::setenv("TFGPU_MOCK_CUDA", "ok", 1);
   ::setenv("TFGPU_MOCK_CUDA_SLEEP_MS", "20", 1);
   TfgpuExeHost host;
@@ -395,7 +397,7 @@ TEST(BenchCli, ProgressLineShowsOnATerminalAndIsClearedBeforeTheReport) {
 }
 
 TEST(BenchCli, NoProgressLineWhenStdoutIsNotATerminal) {
-  auto r = tfgpu({"bench", "--quick", "--sizes", "64", "--copy-mib", "1"}, {{"TFGPU_MOCK_CUDA_SLEEP_MS", "5"}});
+  auto r = run_tfgpu({"bench", "--quick", "--sizes", "64", "--copy-mib", "1"}, {{"TFGPU_MOCK_CUDA_SLEEP_MS", "5"}});
   EXPECT_EQ(r.exit_code, kExitOk);
   EXPECT_EQ(r.out.find("measuring"), std::string::npos);
   EXPECT_EQ(r.out.find('\r'), std::string::npos);

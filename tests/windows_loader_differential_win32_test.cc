@@ -29,6 +29,7 @@
 #include "host/win32_text.h"
 #include "loader/load_library.h"
 #include "support/pe_builder.h"
+#include "support/read_file.h"
 #include "util/strings.h"
 
 namespace tfgpu::loader {
@@ -45,13 +46,6 @@ std::string lower(std::string s) {
   for (char& c : s)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
   return s;
-}
-
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 std::string win_dir(UINT (*fn)(LPWSTR, UINT)) {
@@ -110,12 +104,12 @@ std::string run_real_loader(const Layout& l, const std::string& out_file) {
   CloseHandle(pi.hProcess);
   if (w != WAIT_OBJECT_0) return "TIMEOUT";
   if (code != 0) return "CHILD-EXIT " + std::to_string(code);
-  return read_all(u8(out_file));
+  return testing::read_file(u8(out_file));
 }
 
 TEST(WindowsLoaderDifferential, ModelChoosesTheFileWineLoadsOnEveryGeneratedLayout) {
-  const std::string dll64 = read_all(u8(fixture_dir() + "/tfgpu_wfx_dll.dll"));
-  const std::string exe = read_all(u8(fixture_dir() + "/tfgpu_wfx_loadlib.exe"));
+  const std::string dll64 = testing::read_file(u8(fixture_dir() + "/tfgpu_wfx_dll.dll"));
+  const std::string exe = testing::read_file(u8(fixture_dir() + "/tfgpu_wfx_loadlib.exe"));
   ASSERT_FALSE(dll64.empty()) << "fixture DLL not built";
   ASSERT_FALSE(exe.empty()) << "fixture exe not built";
   test::PeBuilder b32;

@@ -22,6 +22,7 @@
 #include "host/win32_text.h"
 #include "probe/windows_installs.h"
 #include "snapshot/snapshot_json.h"
+#include "support/read_file.h"
 
 namespace tfgpu {
 namespace {
@@ -30,13 +31,6 @@ namespace fs = std::filesystem;
 
 // A path from UTF-8 text (fs::u8path is deprecated in C++20).
 fs::path u8(const std::string& s) { return fs::path(widen(s)); }
-
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 void write(const std::string& path, const std::string& bytes) {
   fs::create_directories(u8(path).parent_path());
@@ -82,8 +76,8 @@ class WindowsProbeE2e : public ::testing::Test {
     wchar_t tmp[MAX_PATH];
     GetTempPathW(MAX_PATH, tmp);
     base_ = narrow(tmp) + "tfgpu-e2e Ünï " + std::to_string(GetCurrentProcessId());
-    dll_ = read_all(u8(self_dir() + "\\win_fixtures\\tfgpu_wfx_dll.dll"));
-    exe_ = read_all(u8(self_dir() + "\\win_fixtures\\tfgpu_wfx_loadlib.exe"));
+    dll_ = testing::read_file(u8(self_dir() + "\\win_fixtures\\tfgpu_wfx_dll.dll"));
+    exe_ = testing::read_file(u8(self_dir() + "\\win_fixtures\\tfgpu_wfx_loadlib.exe"));
     tfgpu_ = narrow(fs::path(widen(self_dir())).parent_path().wstring()) + "\\tfgpu.exe";
   }
   void TearDown() override {

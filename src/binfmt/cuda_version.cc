@@ -10,10 +10,6 @@
 namespace tfgpu::binfmt {
 namespace {
 
-Error input_error(std::string_view name, std::string_view what) {
-  return Error::input(name.empty() ? std::string(what) : fmt::format("{}: {}", name, what));
-}
-
 bool is_version_text(std::string_view v) {
   if (v.empty() || v.size() > 64) return false;
   for (char c : v)
@@ -26,8 +22,8 @@ bool is_version_text(std::string_view v) {
 Result<CudaVersionJson> parse_cuda_version_json(std::string_view text, std::string_view name) {
   // {"cuda": {"name": "CUDA SDK", "version": "12.2.2"}, "cuda_cudart": {..., "version": "12.2.140"}, ...}
   nlohmann::json doc = nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
-  if (doc.is_discarded()) return fail(input_error(name, "not valid JSON"));
-  if (!doc.is_object()) return fail(input_error(name, "version.json is not a JSON object"));
+  if (doc.is_discarded()) return fail(Error::input_in(name, "not valid JSON"));
+  if (!doc.is_object()) return fail(Error::input_in(name, "version.json is not a JSON object"));
   CudaVersionJson out;
   for (const auto& [key, entry] : doc.items()) {
     if (!entry.is_object()) continue;
@@ -36,8 +32,9 @@ Result<CudaVersionJson> parse_cuda_version_json(std::string_view text, std::stri
     out.components[key] = it->get<std::string>();
   }
   auto cuda = out.components.find("cuda");
-  if (cuda == out.components.end()) return fail(input_error(name, "no \"cuda\" version in version.json"));
-  if (!is_version_text(cuda->second)) return fail(input_error(name, fmt::format("malformed CUDA version '{}'", cuda->second)));
+  if (cuda == out.components.end()) return fail(Error::input_in(name, "no \"cuda\" version in version.json"));
+  if (!is_version_text(cuda->second))
+    return fail(Error::input_in(name, fmt::format("malformed CUDA version '{}'", cuda->second)));
   out.version = cuda->second;
   return out;
 }
@@ -48,10 +45,10 @@ Result<std::string> parse_cuda_version_txt(std::string_view text, std::string_vi
     std::string_view line = trim(raw);
     if (!line.starts_with("CUDA Version")) continue;
     std::string_view v = trim(line.substr(12));
-    if (!is_version_text(v)) return fail(input_error(name, fmt::format("malformed CUDA version '{}'", v)));
+    if (!is_version_text(v)) return fail(Error::input_in(name, fmt::format("malformed CUDA version '{}'", v)));
     return std::string(v);
   }
-  return fail(input_error(name, "no 'CUDA Version' line"));
+  return fail(Error::input_in(name, "no 'CUDA Version' line"));
 }
 
 Result<std::string> parse_cudnn_version_header(std::string_view text, std::string_view name) {
@@ -77,7 +74,7 @@ Result<std::string> parse_cudnn_version_header(std::string_view text, std::strin
     if (!slot || slot->has_value()) continue;
     bool digits = !value.empty() && value.size() <= 9 &&
                   value.find_first_not_of("0123456789") == std::string_view::npos;
-    if (!digits) return fail(input_error(name, fmt::format("{} is not a number: '{}'", macro, value)));
+    if (!digits) return fail(Error::input_in(name, fmt::format("{} is not a number: '{}'", macro, value)));
     // "09" would read as 9 in the preprocessor's eyes only if decimal; strip zeros the
     // same way so "9.01.0" never appears.
     size_t nz = value.find_first_not_of('0');
@@ -87,7 +84,7 @@ Result<std::string> parse_cudnn_version_header(std::string_view text, std::strin
     std::string what = "no CUDNN_MAJOR define";
     return fail(Error::not_found(name.empty() ? what : fmt::format("{}: {}", name, what)));
   }
-  if (!minor) return fail(input_error(name, "CUDNN_MAJOR without CUDNN_MINOR"));
+  if (!minor) return fail(Error::input_in(name, "CUDNN_MAJOR without CUDNN_MINOR"));
   return fmt::format("{}.{}.{}", *major, *minor, patch ? *patch : "0");
 }
 

@@ -1,17 +1,8 @@
 #include "binfmt/python_metadata.h"
 
-#include <fmt/format.h>
-
 #include "util/strings.h"
 
 namespace tfgpu::binfmt {
-namespace {
-
-Error input_error(std::string_view name, std::string_view what) {
-  return Error::input(name.empty() ? std::string(what) : fmt::format("{}: {}", name, what));
-}
-
-}  // namespace
 
 std::string normalize_dist_name(std::string_view name) {
   // PEP 503: re.sub(r"[-_.]+", "-", name).lower()
@@ -30,7 +21,7 @@ std::string normalize_dist_name(std::string_view name) {
 }
 
 Result<DistMetadata> parse_dist_metadata(std::string_view text, std::string_view name) {
-  if (text.find('\0') != std::string_view::npos) return fail(input_error(name, "metadata contains NUL bytes"));
+  if (text.find('\0') != std::string_view::npos) return fail(Error::input_in(name, "metadata contains NUL bytes"));
   DistMetadata md;
   // Core metadata is an RFC 822 header block (email.parser): "Key: value" lines,
   // continuation lines start with whitespace, the first empty line ends the headers.
@@ -65,14 +56,14 @@ Result<DistMetadata> parse_dist_metadata(std::string_view text, std::string_view
     value = std::string(line.substr(colon + 1));
   }
   flush();
-  if (md.name.empty()) return fail(input_error(name, "no Name field in metadata"));
-  if (md.version.empty()) return fail(input_error(name, "no Version field in metadata"));
+  if (md.name.empty()) return fail(Error::input_in(name, "no Name field in metadata"));
+  if (md.version.empty()) return fail(Error::input_in(name, "no Version field in metadata"));
   md.normalized_name = normalize_dist_name(md.name);
   return md;
 }
 
 Result<PyvenvCfg> parse_pyvenv_cfg(std::string_view text, std::string_view name) {
-  if (text.find('\0') != std::string_view::npos) return fail(input_error(name, "pyvenv.cfg contains NUL bytes"));
+  if (text.find('\0') != std::string_view::npos) return fail(Error::input_in(name, "pyvenv.cfg contains NUL bytes"));
   PyvenvCfg cfg;
   // CPython Lib/site.py venv(): lines with '=' are key = value (key lower-cased, both
   // stripped); other lines are ignored. getpath reads the same file for `home`.
@@ -99,7 +90,7 @@ Result<PyvenvCfg> parse_pyvenv_cfg(std::string_view text, std::string_view name)
     // site.py: system site-packages are used only when the value is "true" (any case).
     cfg.include_system_site_packages = to_lower(get("include-system-site-packages")) == "true" ? Tri::kYes : Tri::kNo;
   }
-  if (cfg.home.empty()) return fail(input_error(name, "no 'home' key in pyvenv.cfg"));
+  if (cfg.home.empty()) return fail(Error::input_in(name, "no 'home' key in pyvenv.cfg"));
   return cfg;
 }
 

@@ -26,8 +26,6 @@ const char* to_string(LayerStatus s) {
 
 namespace {
 
-std::string gib(uint64_t b) { return fmt::format("{:.1f} GiB", static_cast<double>(b) / (1024.0 * 1024 * 1024)); }
-
 std::string not_there(const ProbeState& st, std::string_view what) {
   switch (st.status) {
     case ProbeStatus::kNotProbed:

@@ -20,8 +20,6 @@ void state_line(std::string& out, const ProbeState& st) {
   out += fmt::format("  {}: {}{}\n", to_string(st.status), st.reason.empty() ? "-" : st.reason, from(st.source));
 }
 
-std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024)); }
-
 }  // namespace
 
 std::string render_probe_text(const Snapshot& s, ProbeTextDetail detail) {

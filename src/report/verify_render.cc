@@ -1,6 +1,7 @@
 #include "report/verify_render.h"
-#include "util/terminal_text.h"
 #include "report/markdown.h"
+#include "util/strings.h"
+#include "util/terminal_text.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -41,8 +42,6 @@ void step_lines(std::string& out, const gpu::StepResult& s, Colour c, const char
   out += "\n";
   if (!s.fix.empty()) out += fmt::format("{}       fix: {}\n", indent, s.fix);
 }
-
-std::string gib(uint64_t b) { return fmt::format("{:.1f} GiB", static_cast<double>(b) / (1ull << 30)); }
 
 const gpu::StepResult* first_failure(const gpu::VerifyReport& r) {
   for (const auto& s : r.steps) {

@@ -285,8 +285,6 @@ std::optional<kb::ComputeCapability> gpu_cc(const GpuInfo& g, const kb::Knowledg
   return std::nullopt;
 }
 
-std::string gib(uint64_t bytes) { return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024)); }
-
 }  // namespace tfgpu::rules
 
 namespace tfgpu::rules {

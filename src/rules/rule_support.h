@@ -98,9 +98,6 @@ std::optional<kb::ComputeCapability> gpu_cc(const GpuInfo& g, const kb::Knowledg
 // The KB row of a GPU by PCI id (nullptr when unknown).
 const kb::Gpu* kb_gpu(const GpuInfo& g, const kb::KnowledgeBase& kb);
 
-// A human size: 12884901888 -> "12.0 GiB".
-std::string gib(uint64_t bytes);
-
 }  // namespace tfgpu::rules
 
 namespace tfgpu::rules {

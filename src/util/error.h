@@ -4,6 +4,7 @@
 
 #include <expected>
 #include <string>
+#include <string_view>
 
 namespace tfgpu {
 
@@ -21,6 +22,10 @@ struct Error {
 
   static Error usage(std::string m) { return {ErrorKind::kUsage, std::move(m)}; }
   static Error input(std::string m) { return {ErrorKind::kInput, std::move(m)}; }
+  // "<where>: <what>" (just <what> when `where`, a file or input name, is empty).
+  static Error input_in(std::string_view where, std::string_view what) {
+    return input(where.empty() ? std::string(what) : std::string(where).append(": ").append(what));
+  }
   static Error not_found(std::string m) { return {ErrorKind::kNotFound, std::move(m)}; }
   static Error io(std::string m) { return {ErrorKind::kIo, std::move(m)}; }
   static Error internal(std::string m) { return {ErrorKind::kInternal, std::move(m)}; }

@@ -1,6 +1,7 @@
 #include "util/strings.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <numeric>
 
 namespace tfgpu {
@@ -81,6 +82,12 @@ size_t edit_distance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
+}
+
+std::string gib(uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
+  return buf;
 }
 
 }  // namespace tfgpu

@@ -1,6 +1,7 @@
 #pragma once
 // Small string helpers used everywhere (no locale, ASCII case folding only).
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,5 +20,8 @@ std::vector<std::string> split_nonempty(std::string_view s, char sep);
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 // Levenshtein distance, for "did you mean" suggestions.
 size_t edit_distance(std::string_view a, std::string_view b);
+
+// A human size: 12884901888 -> "12.0 GiB".
+std::string gib(uint64_t bytes);
 
 }  // namespace tfgpu

@@ -3,24 +3,6 @@
 namespace tfgpu {
 namespace {
 
-void put_utf8(char32_t c, std::string* out) {
-  if (c < 0x80) {
-    out->push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out->push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {
-    out->push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out->push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out->push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
-
 // Decodes whole code units (and pairs) of `in`; returns how many bytes it used. With
 // `final`, a trailing odd byte or unpaired high surrogate becomes U+FFFD too.
 size_t decode_utf16(std::string_view in, bool big_endian, bool final, std::string* out) {
@@ -34,28 +16,28 @@ size_t decode_utf16(std::string_view in, bool big_endian, bool final, std::strin
     if (u >= 0xD800 && u <= 0xDBFF) {
       if (i + 4 > in.size()) {
         if (!final) return i;
-        put_utf8(0xFFFD, out);
+        append_utf8(*out, 0xFFFD);
         i += 2;
         continue;
       }
       char16_t low = unit(i + 2);
       if (low >= 0xDC00 && low <= 0xDFFF) {
-        put_utf8(0x10000 + ((static_cast<char32_t>(u) - 0xD800) << 10) + (low - 0xDC00), out);
+        append_utf8(*out, 0x10000 + ((static_cast<char32_t>(u) - 0xD800) << 10) + (low - 0xDC00));
         i += 4;
       } else {
-        put_utf8(0xFFFD, out);
+        append_utf8(*out, 0xFFFD);
         i += 2;
       }
     } else if (u >= 0xDC00 && u <= 0xDFFF) {
-      put_utf8(0xFFFD, out);
+      append_utf8(*out, 0xFFFD);
       i += 2;
     } else {
-      put_utf8(u, out);
+      append_utf8(*out, u);
       i += 2;
     }
   }
   if (final && i < in.size()) {
-    put_utf8(0xFFFD, out);
+    append_utf8(*out, 0xFFFD);
     i = in.size();
   }
   return i;
@@ -75,6 +57,25 @@ size_t bom_size(TextEncoding e) {
 }
 
 }  // namespace
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp > 0x10FFFF || (cp >= 0xD800 && cp < 0xE000)) cp = 0xFFFD;
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
 
 TextEncoding detect_bom(std::string_view b) {
   if (b.starts_with("\xEF\xBB\xBF")) return TextEncoding::kUtf8Bom;

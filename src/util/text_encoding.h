@@ -13,6 +13,10 @@ namespace tfgpu {
 
 enum class TextEncoding { kPlain, kUtf8Bom, kUtf16Le, kUtf16Be };
 
+// Appends code point `cp` to `out` as UTF-8; a surrogate or a value past U+10FFFF (not a
+// character) is written as U+FFFD, so the result is always valid UTF-8.
+void append_utf8(std::string& out, char32_t cp);
+
 // By the byte order mark at the start of `bytes` (kPlain: none).
 TextEncoding detect_bom(std::string_view bytes);
 

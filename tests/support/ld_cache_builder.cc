@@ -2,26 +2,21 @@
 
 #include <map>
 
+#include "support/le_bytes.h"
+
 namespace tfgpu::test {
 namespace {
-
-void put(std::string& s, uint64_t v, int width) {
-  for (int i = 0; i < width; ++i) s += static_cast<char>((v >> (8 * i)) & 0xff);
-}
-void put_at(std::string& s, size_t off, uint64_t v, int width) {
-  for (int i = 0; i < width; ++i) s[off + i] = static_cast<char>((v >> (8 * i)) & 0xff);
-}
 
 // The new cache (header, entries, strings) with string offsets from its own start.
 std::string new_cache(const std::vector<LdCacheBuilder::Entry>& entries) {
   std::string s = "glibc-ld.so.cache1.1";
-  put(s, entries.size(), 4);
+  put_le(s, entries.size(), 4);
   size_t len_strings_at = s.size();
-  put(s, 0, 4);
-  put(s, 2, 1);  // flags: little endian
-  put(s, 0, 3);
-  put(s, 0, 4);  // no extensions
-  put(s, 0, 12);
+  put_le(s, 0, 4);
+  put_le(s, 2, 1);  // flags: little endian
+  put_le(s, 0, 3);
+  put_le(s, 0, 4);  // no extensions
+  put_le(s, 0, 12);
   size_t first_entry = s.size();
   s.append(entries.size() * 24, '\0');
   size_t strings_at = s.size();
@@ -37,12 +32,12 @@ std::string new_cache(const std::vector<LdCacheBuilder::Entry>& entries) {
   };
   for (size_t i = 0; i < entries.size(); ++i) {
     size_t e = first_entry + i * 24;
-    put_at(s, e, static_cast<uint32_t>(entries[i].flags), 4);
-    put_at(s, e + 4, str(entries[i].name), 4);
-    put_at(s, e + 8, str(entries[i].path), 4);
-    put_at(s, e + 16, entries[i].hwcap, 8);
+    put_le_at(s, e, static_cast<uint32_t>(entries[i].flags), 4);
+    put_le_at(s, e + 4, str(entries[i].name), 4);
+    put_le_at(s, e + 8, str(entries[i].path), 4);
+    put_le_at(s, e + 16, entries[i].hwcap, 8);
   }
-  put_at(s, len_strings_at, s.size() - strings_at, 4);
+  put_le_at(s, len_strings_at, s.size() - strings_at, 4);
   return s;
 }
 
@@ -52,7 +47,7 @@ std::string LdCacheBuilder::build() const {
   if (layout == Layout::kNew) return new_cache(entries);
   std::string s = "ld.so-1.7.0";
   s += '\0';
-  put(s, entries.size(), 4);
+  put_le(s, entries.size(), 4);
   size_t first_entry = s.size();
   s.append(entries.size() * 12, '\0');
   size_t strings_at = s.size();  // string[0] of the old format
@@ -73,9 +68,9 @@ std::string LdCacheBuilder::build() const {
   };
   for (size_t i = 0; i < entries.size(); ++i) {
     size_t e = first_entry + i * 12;
-    put_at(s, e, static_cast<uint32_t>(entries[i].flags), 4);
-    put_at(s, e + 4, str(entries[i].name), 4);
-    put_at(s, e + 8, str(entries[i].path), 4);
+    put_le_at(s, e, static_cast<uint32_t>(entries[i].flags), 4);
+    put_le_at(s, e + 4, str(entries[i].name), 4);
+    put_le_at(s, e + 8, str(entries[i].path), 4);
   }
   return s + tail;
 }

@@ -1,23 +1,19 @@
 #include "support/pe_builder.h"
 
+#include "support/le_bytes.h"
+
 namespace tfgpu::test {
 namespace {
 
 constexpr uint32_t kSectionRva = 0x1000;
 constexpr uint32_t kSectionFileOffset = 0x200;
 
-void put(std::string& s, uint64_t v, int width) {
-  for (int i = 0; i < width; ++i) s += static_cast<char>((v >> (8 * i)) & 0xff);
-}
-void put_at(std::string& s, uint64_t off, uint64_t v, int width) {
-  for (int i = 0; i < width; ++i) s[off + i] = static_cast<char>((v >> (8 * i)) & 0xff);
-}
 void align(std::string& s, size_t a) {
   while (s.size() % a) s += '\0';
 }
 void put_utf16z(std::string& s, const std::string& ascii) {
-  for (char c : ascii) put(s, static_cast<unsigned char>(c), 2);
-  put(s, 0, 2);
+  for (char c : ascii) put_le(s, static_cast<unsigned char>(c), 2);
+  put_le(s, 0, 2);
 }
 
 // One VS_VERSIONINFO-style block; `body` is called to write the value and children, after
@@ -26,31 +22,31 @@ void put_utf16z(std::string& s, const std::string& ascii) {
 template <typename Body>
 void block(std::string& s, const std::string& key, uint16_t value_length, uint16_t type, Body body) {
   size_t start = s.size();
-  put(s, 0, 2);
-  put(s, value_length, 2);
-  put(s, type, 2);
+  put_le(s, 0, 2);
+  put_le(s, value_length, 2);
+  put_le(s, type, 2);
   put_utf16z(s, key);
   align(s, 4);
   body();
-  put_at(s, start, s.size() - start, 2);
+  put_le_at(s, start, s.size() - start, 2);
 }
 
 std::string version_info(const PeBuilder& b) {
   std::string s;
   block(s, "VS_VERSION_INFO", 52, 0, [&] {
-    put(s, 0xFEEF04BD, 4);
-    put(s, 0x00010000, 4);
-    put(s, (uint32_t{b.file_version.a} << 16) | b.file_version.b, 4);
-    put(s, (uint32_t{b.file_version.c} << 16) | b.file_version.d, 4);
-    put(s, (uint32_t{b.product_version.a} << 16) | b.product_version.b, 4);
-    put(s, (uint32_t{b.product_version.c} << 16) | b.product_version.d, 4);
-    put(s, 0x3f, 4);  // dwFileFlagsMask
-    put(s, 0, 4);     // dwFileFlags
-    put(s, 0x40004, 4);  // VOS_NT_WINDOWS32
-    put(s, 2, 4);        // VFT_DLL
-    put(s, 0, 4);
-    put(s, 0, 4);
-    put(s, 0, 4);
+    put_le(s, 0xFEEF04BD, 4);
+    put_le(s, 0x00010000, 4);
+    put_le(s, (uint32_t{b.file_version.a} << 16) | b.file_version.b, 4);
+    put_le(s, (uint32_t{b.file_version.c} << 16) | b.file_version.d, 4);
+    put_le(s, (uint32_t{b.product_version.a} << 16) | b.product_version.b, 4);
+    put_le(s, (uint32_t{b.product_version.c} << 16) | b.product_version.d, 4);
+    put_le(s, 0x3f, 4);     // dwFileFlagsMask
+    put_le(s, 0, 4);        // dwFileFlags
+    put_le(s, 0x40004, 4);  // VOS_NT_WINDOWS32
+    put_le(s, 2, 4);        // VFT_DLL
+    put_le(s, 0, 4);
+    put_le(s, 0, 4);
+    put_le(s, 0, 4);
     align(s, 4);
     if (!b.version_strings.empty()) {
       block(s, "StringFileInfo", 0, 1, [&] {
@@ -64,9 +60,7 @@ std::string version_info(const PeBuilder& b) {
       });
       align(s, 4);
     }
-    block(s, "VarFileInfo", 0, 1, [&] {
-      block(s, "Translation", 4, 0, [&] { put(s, 0x04b00409, 4); });
-    });
+    block(s, "VarFileInfo", 0, 1, [&] { block(s, "Translation", 4, 0, [&] { put_le(s, 0x04b00409, 4); }); });
   });
   return s;
 }
@@ -90,9 +84,9 @@ std::string PeBuilder::build() const {
       sec += imports[i];
       sec += '\0';
       align(sec, 4);
-      put_at(sec, desc + i * 20 + 0, rva(ilt), 4);    // OriginalFirstThunk
-      put_at(sec, desc + i * 20 + 12, rva(name), 4);  // Name
-      put_at(sec, desc + i * 20 + 16, rva(ilt), 4);   // FirstThunk
+      put_le_at(sec, desc + i * 20 + 0, rva(ilt), 4);    // OriginalFirstThunk
+      put_le_at(sec, desc + i * 20 + 12, rva(name), 4);  // Name
+      put_le_at(sec, desc + i * 20 + 16, rva(ilt), 4);   // FirstThunk
     }
     import_rva = rva(desc);
     import_size = static_cast<uint32_t>((imports.size() + 1) * 20);
@@ -108,8 +102,8 @@ std::string PeBuilder::build() const {
       sec += delay_imports[i];
       sec += '\0';
       align(sec, 4);
-      put_at(sec, desc + i * 32 + 0, 1, 4);  // Attributes: RVA-based
-      put_at(sec, desc + i * 32 + 4, rva(name), 4);
+      put_le_at(sec, desc + i * 32 + 0, 1, 4);  // Attributes: RVA-based
+      put_le_at(sec, desc + i * 32 + 4, rva(name), 4);
     }
     delay_rva = rva(desc);
     delay_size = static_cast<uint32_t>((delay_imports.size() + 1) * 32);
@@ -120,9 +114,9 @@ std::string PeBuilder::build() const {
     size_t root = sec.size();
     resource_offset = kSectionFileOffset + root;
     auto dir = [&](uint32_t id, uint32_t target) {
-      put(sec, 0, 4), put(sec, 0, 4), put(sec, 0, 2), put(sec, 0, 2);
-      put(sec, 0, 2), put(sec, 1, 2);  // no named entries, one id entry
-      put(sec, id, 4), put(sec, target, 4);
+      put_le(sec, 0, 4), put_le(sec, 0, 4), put_le(sec, 0, 2), put_le(sec, 0, 2);
+      put_le(sec, 0, 2), put_le(sec, 1, 2);  // no named entries, one id entry
+      put_le(sec, id, 4), put_le(sec, target, 4);
     };
     // Offsets inside the resource section are relative to its root.
     dir(16, 0x80000000u | 24);     // RT_VERSION -> directory at +24
@@ -130,10 +124,10 @@ std::string PeBuilder::build() const {
     dir(0x409, 72);                // language -> data entry at +72
     std::string vi = version_info(*this);
     size_t data_entry = sec.size();
-    put(sec, 0, 4), put(sec, vi.size(), 4), put(sec, 1200, 4), put(sec, 0, 4);
+    put_le(sec, 0, 4), put_le(sec, vi.size(), 4), put_le(sec, 1200, 4), put_le(sec, 0, 4);
     align(sec, 8);
     size_t data = sec.size();
-    put_at(sec, data_entry, rva(data), 4);
+    put_le_at(sec, data_entry, rva(data), 4);
     version_offset = kSectionFileOffset + data;
     sec += vi;
     rsrc_rva = rva(root);
@@ -147,48 +141,48 @@ std::string PeBuilder::build() const {
   std::string f;
   f += "MZ";
   f.append(0x3c - 2, '\0');
-  put(f, 0x80, 4);
+  put_le(f, 0x80, 4);
   f.append(0x80 - f.size(), '\0');
   f += std::string("PE\0\0", 4);
   const uint16_t opt_size = plus ? 240 : 224;
-  put(f, machine, 2);
-  put(f, 1, 2);  // one section
-  put(f, 0, 4), put(f, 0, 4), put(f, 0, 4);
-  put(f, opt_size, 2);
+  put_le(f, machine, 2);
+  put_le(f, 1, 2);  // one section
+  put_le(f, 0, 4), put_le(f, 0, 4), put_le(f, 0, 4);
+  put_le(f, opt_size, 2);
   uint16_t characteristics = 0x0002 | (plus ? 0x0020 : 0x0100) | (kind == Kind::kDll ? 0x2000 : 0);
-  put(f, characteristics, 2);
+  put_le(f, characteristics, 2);
 
   size_t opt = f.size();
   f.append(opt_size, '\0');
-  put_at(f, opt + 0, plus ? 0x20b : 0x10b, 2);
+  put_le_at(f, opt + 0, plus ? 0x20b : 0x10b, 2);
   if (plus) {
-    put_at(f, opt + 24, 0x180000000ull, 8);
+    put_le_at(f, opt + 24, 0x180000000ull, 8);
   } else {
-    put_at(f, opt + 28, 0x10000000u, 4);
+    put_le_at(f, opt + 28, 0x10000000u, 4);
   }
-  put_at(f, opt + 32, 0x1000, 4);  // SectionAlignment
-  put_at(f, opt + 36, 0x200, 4);   // FileAlignment
-  put_at(f, opt + 40, 6, 2);       // OS version 6.0
-  put_at(f, opt + 48, 6, 2);       // subsystem version 6.0
-  put_at(f, opt + 56, kSectionRva + ((virtual_size + 0xfff) & ~0xfffu), 4);  // SizeOfImage
-  put_at(f, opt + 60, kSectionFileOffset, 4);                               // SizeOfHeaders
-  put_at(f, opt + 68, 3, 2);  // IMAGE_SUBSYSTEM_WINDOWS_CUI
-  put_at(f, opt + (plus ? 108 : 92), 16, 4);
+  put_le_at(f, opt + 32, 0x1000, 4);                                            // SectionAlignment
+  put_le_at(f, opt + 36, 0x200, 4);                                             // FileAlignment
+  put_le_at(f, opt + 40, 6, 2);                                                 // OS version 6.0
+  put_le_at(f, opt + 48, 6, 2);                                                 // subsystem version 6.0
+  put_le_at(f, opt + 56, kSectionRva + ((virtual_size + 0xfff) & ~0xfffu), 4);  // SizeOfImage
+  put_le_at(f, opt + 60, kSectionFileOffset, 4);                                // SizeOfHeaders
+  put_le_at(f, opt + 68, 3, 2);                                                 // IMAGE_SUBSYSTEM_WINDOWS_CUI
+  put_le_at(f, opt + (plus ? 108 : 92), 16, 4);
   size_t dirs = opt + (plus ? 112 : 96);
-  put_at(f, dirs + 1 * 8, import_rva, 4), put_at(f, dirs + 1 * 8 + 4, import_size, 4);
-  put_at(f, dirs + 2 * 8, rsrc_rva, 4), put_at(f, dirs + 2 * 8 + 4, rsrc_size, 4);
-  put_at(f, dirs + 13 * 8, delay_rva, 4), put_at(f, dirs + 13 * 8 + 4, delay_size, 4);
+  put_le_at(f, dirs + 1 * 8, import_rva, 4), put_le_at(f, dirs + 1 * 8 + 4, import_size, 4);
+  put_le_at(f, dirs + 2 * 8, rsrc_rva, 4), put_le_at(f, dirs + 2 * 8 + 4, rsrc_size, 4);
+  put_le_at(f, dirs + 13 * 8, delay_rva, 4), put_le_at(f, dirs + 13 * 8 + 4, delay_size, 4);
 
   section_table_offset = f.size();
   std::string name = ".rdata";
   name.resize(8, '\0');
   f += name;
-  put(f, virtual_size, 4);
-  put(f, kSectionRva, 4);
-  put(f, sec.size(), 4);
-  put(f, kSectionFileOffset, 4);
-  put(f, 0, 4), put(f, 0, 4), put(f, 0, 2), put(f, 0, 2);
-  put(f, 0x40000040u, 4);  // initialised data, readable
+  put_le(f, virtual_size, 4);
+  put_le(f, kSectionRva, 4);
+  put_le(f, sec.size(), 4);
+  put_le(f, kSectionFileOffset, 4);
+  put_le(f, 0, 4), put_le(f, 0, 4), put_le(f, 0, 2), put_le(f, 0, 2);
+  put_le(f, 0x40000040u, 4);  // initialised data, readable
   f.append(kSectionFileOffset - f.size(), '\0');
   f += sec;
   return f;
