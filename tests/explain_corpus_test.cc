@@ -46,7 +46,9 @@ using ::tfgpu::testing::ReportCase;
 // their CUDA DLLs unchecked, AVX from 1.6, read from the win_amd64 wheels; NumPy's bfloat16
 // CHECK): dev 83.4% / 90.5% (283), held-out unchanged at 47/96 and 63/96; then 6 more reports
 // split at random (3 dev, 3 held-out), measured before tuning against them at 4/6 and 4/6
-// (held-out 3/3); then dev 83.6% / 90.6% (286), held-out 50.5% / 66.7% (99);
+// (held-out 3/3); then dev 83.6% / 90.6% (286), held-out 50.5% / 66.7% (99); session 14:
+// 4 more reports split at random (3 dev, 1 held-out), measured before any change at 3/4 and
+// 4/4 (held-out 0/1 and 1/1): dev 83.7% / 90.7% (289), held-out 50.0% / 67.0% (100);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.83;
