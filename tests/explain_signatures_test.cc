@@ -8,19 +8,13 @@
 #include "explain/scanner.h"
 #include "explain/signatures.h"
 #include "kb/embedded.h"
+#include "support/shipped_kb.h"
 #include "support/signature_toml.h"
 
 namespace tfgpu::explain {
 namespace {
 
-const SignatureSet& embedded() {
-  static const SignatureSet set = [] {
-    auto s = load_signatures(embedded_kb_files());
-    if (!s) throw std::runtime_error(s.error().message);
-    return *s;
-  }();
-  return set;
-}
+using testing::shipped_signatures;
 
 TEST(ExplainSignatures, EmbeddedFileLoads) {
   auto s = load_signatures(embedded_kb_files());
@@ -36,14 +30,14 @@ TEST(ExplainSignatures, EmbeddedFileLoads) {
 std::map<int, std::set<std::string>> matches_by_line(const std::vector<std::string>& lines) {
   std::string text;
   for (const auto& l : lines) text += l + "\n";
-  ScanResult r = scan_text(embedded(), text);
+  ScanResult r = scan_text(shipped_signatures(), text);
   std::map<int, std::set<std::string>> out;
   for (const auto& h : r.hits) out[h.line].insert(h.signature->id);
   return out;
 }
 
 TEST(ExplainSignatures, EveryExampleMatchesItsSignature) {
-  for (const auto& sig : embedded().signatures()) {
+  for (const auto& sig : shipped_signatures().signatures()) {
     ASSERT_FALSE(sig.examples.empty()) << sig.id;
     auto hits = matches_by_line(sig.examples);
     for (size_t i = 0; i < sig.examples.size(); ++i)
@@ -52,7 +46,7 @@ TEST(ExplainSignatures, EveryExampleMatchesItsSignature) {
 }
 
 TEST(ExplainSignatures, NoCounterExampleMatchesItsSignature) {
-  for (const auto& sig : embedded().signatures()) {
+  for (const auto& sig : shipped_signatures().signatures()) {
     auto hits = matches_by_line(sig.counter_examples);
     for (size_t i = 0; i < sig.counter_examples.size(); ++i)
       EXPECT_FALSE(hits[static_cast<int>(i + 1)].count(sig.id)) << sig.id << " wrongly matches: " << sig.counter_examples[i];
@@ -60,16 +54,16 @@ TEST(ExplainSignatures, NoCounterExampleMatchesItsSignature) {
 }
 
 TEST(ExplainSignatures, LineMatchesAgreesWithTheScanForOneLine) {
-  const Signature* sig = embedded().signature("cudnn_runtime_compiled_mismatch");
+  const Signature* sig = shipped_signatures().signature("cudnn_runtime_compiled_mismatch");
   ASSERT_NE(sig, nullptr);
-  EXPECT_TRUE(line_matches(embedded(), *sig, sig->examples.front()));
-  EXPECT_FALSE(line_matches(embedded(), *sig, sig->counter_examples.front()));
+  EXPECT_TRUE(line_matches(shipped_signatures(), *sig, sig->examples.front()));
+  EXPECT_FALSE(line_matches(shipped_signatures(), *sig, sig->counter_examples.front()));
 }
 
 TEST(ExplainSignatures, EveryCauseAndSymptomNamesAFindingWithAFix) {
-  for (const auto& sig : embedded().signatures()) {
+  for (const auto& sig : shipped_signatures().signatures()) {
     if (sig.kind != SignatureKind::kCause && sig.kind != SignatureKind::kSymptom) continue;
-    const FindingInfo* f = embedded().finding(sig.finding);
+    const FindingInfo* f = shipped_signatures().finding(sig.finding);
     ASSERT_NE(f, nullptr) << sig.id;
     EXPECT_FALSE(f->fix.empty()) << f->id;
     EXPECT_GT(sig.weight, 0.0) << sig.id;
@@ -77,8 +71,8 @@ TEST(ExplainSignatures, EveryCauseAndSymptomNamesAFindingWithAFix) {
 }
 
 TEST(ExplainSignatures, EveryRowCitesASource) {
-  for (const auto& sig : embedded().signatures()) EXPECT_FALSE(sig.source.empty()) << sig.id;
-  for (const auto& f : embedded().findings()) EXPECT_FALSE(f.source.empty()) << f.id;
+  for (const auto& sig : shipped_signatures().signatures()) EXPECT_FALSE(sig.source.empty()) << sig.id;
+  for (const auto& f : shipped_signatures().findings()) EXPECT_FALSE(f.source.empty()) << f.id;
 }
 
 TEST(ExplainSignatures, EveryCaseVocabularyIdHasAFinding) {
@@ -90,11 +84,11 @@ TEST(ExplainSignatures, EveryCaseVocabularyIdHasAFinding) {
         "msvc_runtime_missing", "cpu_no_avx", "multiple_cuda_on_path", "wrong_package", "conda_cuda_conflict",
         "pip_nvidia_libs_not_found", "wsl_libcuda", "gpu_memory_preallocation", "oom", "harmless_warning_only",
         "xla_ptxas_or_libdevice_missing", "env_path_not_set"})
-    EXPECT_NE(embedded().finding(id), nullptr) << id;
+    EXPECT_NE(shipped_signatures().finding(id), nullptr) << id;
 }
 
 TEST(ExplainSignatures, PlatformFixReplacesTheGenericOne) {
-  const FindingInfo* f = embedded().finding("cudart_missing");
+  const FindingInfo* f = shipped_signatures().finding("cudart_missing");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->fix_on("windows"), f->fix_on("linux"));
   EXPECT_EQ(&f->fix_on("macos"), &f->fix);  // no macOS-specific steps: the generic ones
