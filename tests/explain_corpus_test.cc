@@ -49,11 +49,13 @@ using ::tfgpu::testing::ReportCase;
 // (held-out 3/3); then dev 83.6% / 90.6% (286), held-out 50.5% / 66.7% (99); session 14:
 // 4 more reports split at random (3 dev, 1 held-out), measured before any change at 3/4 and
 // 4/4 (held-out 0/1 and 1/1): dev 83.7% / 90.7% (289), held-out 50.0% / 67.0% (100);
+// session 15: 6 more reports split at random (4 dev, 2 held-out), measured before any change
+// at 2/6 and 3/6 (held-out 0/2 and 1/2): dev 83.3% / 90.1% (293), held-out 49.0% / 66.7% (102);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.83;
 constexpr double kDevTop3Floor = 0.90;
-constexpr double kHeldTop1Floor = 0.50;
+constexpr double kHeldTop1Floor = 0.49;
 constexpr double kHeldTop3Floor = 0.66;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
