@@ -848,5 +848,18 @@ TEST(KbFacts, CitationsResolveSourceIdsToUrls) {
   EXPECT_FALSE(shipped_kb().cite(*shipped_kb().find_cudnn(V("8.6"))).verified);
 }
 
+// The plain `tensorflow` package was the CPU-only build up to 2.0 (tensorflow-gpu was the
+// CUDA build); from 2.1 it carries CUDA itself on Linux. Explain reads this from the
+// [[package]] rows instead of a version written into the code.
+TEST(Kb, PlainTensorflowIsCpuOnlyUpToTwoZero) {
+  const auto& kb = shipped_kb();
+  for (const auto& r : kb.tf_releases()) {
+    const bool before_unified = r.version < *Version::parse("2.1");
+    EXPECT_EQ(kb.plain_tensorflow_cpu_only(r), before_unified) << r.version.str();
+  }
+  ASSERT_NE(kb.gpu_package(tf("1.15"), Platform::kLinux), nullptr);
+  EXPECT_EQ(kb.gpu_package(tf("1.15"), Platform::kLinux)->name, "tensorflow-gpu");
+}
+
 }  // namespace
 }  // namespace tfgpu::kb

@@ -801,10 +801,18 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
   // build, so there it is not the package.
   const bool colab = f.flag("colab");
   const bool cuda_silent = f.failed_libraries.empty() && f.loaded_libraries.empty() && !f.flag("gpu_seen");
-  const auto tfv = Version::parse(f.tf_version.value);
-  const bool old_tf = (!f.tf_version.empty() && tfv && tfv->size() >= 2 &&
-                       (tfv->major() < 2 || (tfv->major() == 2 && tfv->minor() < 1))) ||
-                      (f.tf_version.empty() && f.flag("tf_before_2_1"));
+  // The stated release's plain `tensorflow` package is the CPU-only one (KB [[package]]
+  // rows); a release older than the KB's oldest counts as that oldest.
+  bool old_tf = f.tf_version.empty() && f.flag("tf_before_2_1");
+  if (kb && !f.tf_version.empty()) {
+    bool newer = false;
+    const kb::TfRelease* r = tf_row(*kb, f.tf_version.value, &newer);
+    const auto tfv = Version::parse(f.tf_version.value);
+    if (!r && !newer && tfv && tfv->size() >= 2 && !kb->tf_releases().empty() &&
+        *tfv < kb->tf_releases().front().version)
+      r = &kb->tf_releases().front();
+    old_tf = r && kb->plain_tensorflow_cpu_only(*r);
+  }
   if (gpu_missing(f) && !works && cuda_silent && !gpu_pkg && !f.flag("pip_cuda") && !colab && !f.flag("nvidia_tf_build")) {
     if (old_tf || f.tf_version.empty()) {
       Inference inf{"wrong_package", old_tf ? 0.5 : 0.28, "framework.plain_tensorflow_cpu_only_before_2_1", {}};
@@ -953,7 +961,6 @@ std::vector<std::pair<kb::ComputeCapability, Fact>> stated_ccs(const LogFacts& f
 }
 
 bool failed_runtime_only_gpu_package_loads(const LogFacts& facts, const kb::KnowledgeBase& kb) {
-  const Version first_unified(std::vector<int>{2, 1});  // `tensorflow` itself loads CUDA from 2.1 on
   bool any = false;
   for (const auto& l : facts.failed_libraries) {
     if (l.component != "cudart") continue;
@@ -966,7 +973,7 @@ bool failed_runtime_only_gpu_package_loads(const LogFacts& facts, const kb::Know
         auto file = cr->library(p, "cudart");
         if (!file || !iequals(*file, l.name)) continue;
         matched = true;
-        unified = unified || !(r.version < first_unified);
+        unified = unified || !kb.plain_tensorflow_cpu_only(r);  // `tensorflow` itself loads CUDA
       }
     }
     if (unified) return false;

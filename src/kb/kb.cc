@@ -353,6 +353,12 @@ const TfPackage* KnowledgeBase::gpu_package(const TfRelease& tf, Platform p) con
   return nullptr;
 }
 
+bool KnowledgeBase::plain_tensorflow_cpu_only(const TfRelease& tf) const {
+  for (const TfPackage* pkg : packages_for(tf, Platform::kLinux))
+    if (pkg->name == "tensorflow" && pkg->role == "cpu") return true;
+  return false;
+}
+
 const AndCudaPins* KnowledgeBase::and_cuda_for(const TfRelease& tf) const {
   for (const auto& a : and_cuda_)
     if (a.tf.contains(tf.version)) return &a;

@@ -429,6 +429,9 @@ class KnowledgeBase {
   std::vector<const TfPackage*> packages_for(const TfRelease& tf, Platform p) const;
   // The package that is the release's CUDA build on `p` ("tensorflow-gpu" up to 2.0), or nullptr.
   const TfPackage* gpu_package(const TfRelease& tf, Platform p) const;
+  // Whether the plain `tensorflow` package of this release is the CPU-only build on Linux
+  // (up to 2.0: the GPU build was `tensorflow-gpu`), read from the [[package]] rows.
+  bool plain_tensorflow_cpu_only(const TfRelease& tf) const;
   const AndCudaPins* and_cuda_for(const TfRelease& tf) const;
   // The pip constraints for installing `tf` on `platform`, in KB order.
   std::vector<const PipConstraint*> pip_constraints_for(const TfRelease& tf, Platform platform) const;
