@@ -88,6 +88,24 @@ TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   EXPECT_EQ(f, nullptr);
 }
 
+TEST(ExplainRank, TensorflowGpuSaidNotInstalledIsThePlainPackageUnlessTheReleaseHasGpu) {
+  // tensorflow-gpu named only to say it is not installed: the plain package is in use.
+  const std::string prose = "Training does not use the GPU (a GTX 1070). I did not have tensorflow-gpu installed.\n";
+  EXPECT_EQ(top(prose), "wrong_package");
+  EXPECT_EQ(top("It runs on the CPU. Do I need to change `tensorflow` into `tensorflow-gpu`?\n"), "wrong_package");
+  // TF 1.15's plain package is CPU-only (KB [[package]] rows): more sure with the release.
+  const auto with_release = run("TensorFlow 1.15.\n" + prose), without = run(prose);
+  const Finding* old = find(with_release, "wrong_package");
+  const Finding* unknown = find(without, "wrong_package");
+  ASSERT_NE(old, nullptr);
+  ASSERT_NE(unknown, nullptr);
+  EXPECT_GT(old->score, unknown->score);
+  // From 2.1 the plain package is the GPU build: not having tensorflow-gpu is no cause.
+  const auto newer = run("TensorFlow 2.4.\n" + prose);
+  const Finding* f = find(newer, "wrong_package");
+  EXPECT_TRUE(f == nullptr || f->score < 0.3);
+}
+
 TEST(ExplainRank, EveryCudaTheReportNamesOlderThanItsGpuIsAMismatch) {
   // Ampere (8.6) and CUDA 10.1 / 11.0, neither of which builds for it (KB sass_max): the
   // rule itself names the cause, above the usual guesses (0.2).

@@ -788,7 +788,9 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
     out.push_back(std::move(inf));
   }
   // The CPU-only package (tensorflow-cpu, or `tensorflow` before 2.1) where the GPU is wanted.
-  const bool cpu_pkg = f.flag("cpu_package"), gpu_pkg = f.flag("gpu_package");
+  // tensorflow-gpu named only to say it is not installed does not count as installed.
+  const bool cpu_pkg = f.flag("cpu_package");
+  const bool gpu_pkg = f.flag("gpu_package") && !f.flag("gpu_package_not_installed");
   if (cpu_pkg && (gpu_pkg || f.flag("gpu_wanted")) && !works) {
     Inference inf{"wrong_package", gpu_pkg ? 0.75 : 0.6, "framework.cpu_package_where_gpu_wanted", {}};
     inf.evidence.push_back(from_fact("a CPU-only TensorFlow package is named", *f.flag_fact("cpu_package")));
@@ -823,6 +825,19 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
         inf.evidence.push_back(from_fact("the log's wording is from TensorFlow 1.x", *f.flag_fact("tf_before_2_1")));
       out.push_back(std::move(inf));
     }
+  }
+  // The reporter says tensorflow-gpu is not installed (or asks whether to change `tensorflow`
+  // to it) and the GPU is unused: the plain package is the one in use, CPU-only for the
+  // stated release (KB [[package]] rows) or, with no release named, for the era in which
+  // tensorflow-gpu was the GPU package.
+  if (const Fact* not_gpu = f.flag_fact("gpu_package_not_installed");
+      not_gpu && (gpu_missing(f) || f.flag("gpu_wanted")) && !works && !cpu_pkg && !colab &&
+      (old_tf || f.tf_version.empty())) {
+    Inference inf{"wrong_package", old_tf ? 0.7 : 0.5, "framework.gpu_package_not_installed", {}};
+    inf.evidence.push_back(
+        from_fact("tensorflow-gpu is not installed, so the plain `tensorflow` package is in use", *not_gpu));
+    if (!f.tf_version.empty()) inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
+    out.push_back(std::move(inf));
   }
   // pip shows both `tensorflow` and `tensorflow-gpu`: two distributions of one module, and
   // before 2.1 the plain one is the CPU-only build (whichever was installed last wins).
