@@ -51,12 +51,16 @@ using ::tfgpu::testing::ReportCase;
 // 4/4 (held-out 0/1 and 1/1): dev 83.7% / 90.7% (289), held-out 50.0% / 67.0% (100);
 // session 15: 6 more reports split at random (4 dev, 2 held-out), measured before any change
 // at 2/6 and 3/6 (held-out 0/2 and 1/2): dev 83.3% / 90.1% (293), held-out 49.0% / 66.7% (102);
+// session 16 (prose "tensorflow-gpu is not installed", ARM wheels, two CUDAs named, pip's
+// NumPy 2 conflict): 7 more reports split at random (4 dev, 3 held-out), measured before
+// any change against them at 4/7 and 5/7 (held-out 3/3 and 3/3); then dev 83.8% / 90.6%
+// (297), held-out 52.4% / 68.6% (105: the 102 of session 15 at 52 and 69, were 50 and 68);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.83;
 constexpr double kDevTop3Floor = 0.90;
-constexpr double kHeldTop1Floor = 0.49;
-constexpr double kHeldTop3Floor = 0.66;
+constexpr double kHeldTop1Floor = 0.52;
+constexpr double kHeldTop3Floor = 0.68;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 

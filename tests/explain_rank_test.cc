@@ -106,6 +106,30 @@ TEST(ExplainRank, TensorflowGpuSaidNotInstalledIsThePlainPackageUnlessTheRelease
   EXPECT_TRUE(f == nullptr || f->score < 0.3);
 }
 
+TEST(ExplainRank, AnArmWheelRefusedIsAnotherPythonsPipNotA32BitOne) {
+  const std::string log =
+      "pip3 install ~/tensorflow-2.3.1-cp36-cp36m-linux_aarch64.whl\n"
+      "ERROR: tensorflow-2.3.1-cp36-cp36m-linux_aarch64.whl is not a supported wheel on this "
+      "platform.\n";
+  EXPECT_EQ(top(log), "python_version_unsupported");
+  // The same refusal of a Windows x64 wheel keeps the 32-bit interpreter first.
+  EXPECT_EQ(top("ERROR: tensorflow_gpu-1.13.1-cp36-cp36m-win_amd64.whl is not a supported wheel on this platform.\n"),
+            "python_32bit");
+}
+
+TEST(ExplainRank, TwoCudasNamedAndTheMissingFileIsOnesMakesTheOtherTheInstalledOne) {
+  // CUDA 9.0 ships libcublas.so.9.0, CUDA 8.0 does not (KB library names).
+  const std::string log =
+      "tf-nightly-gpu now relies on CUDA 9.0, while our image is built on CUDA 8.0. The import "
+      "fails when it tries to find libcublas.so.9.0.\n";
+  auto r = run(log);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "cuda_version_mismatch");
+  // One CUDA named that ships the file: installed but not found comes first, as before.
+  EXPECT_EQ(top("I installed CUDA 9.0. The import fails when it tries to find libcublas.so.9.0.\n"),
+            "env_path_not_set");
+}
+
 TEST(ExplainRank, EveryCudaTheReportNamesOlderThanItsGpuIsAMismatch) {
   // Ampere (8.6) and CUDA 10.1 / 11.0, neither of which builds for it (KB sass_max): the
   // rule itself names the cause, above the usual guesses (0.2).

@@ -156,16 +156,27 @@ void python_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
     if (auto v = Version::parse(f.python_version.value)) py = *v;
 
   // A 64-bit wheel for exactly this Python refused "on this platform": the interpreter is 32-bit.
+  // An ARM wheel (a Jetson's, a Raspberry Pi's) refused: 32-bit Python is the x86 story; the
+  // wheel is built for one Python only, and the pip that refuses it belongs to another.
   if (has(in, "pip_wheel_not_supported")) {
     for (const auto& w : f.wheels) {
       bool amd64 = w.platform.find("amd64") != std::string::npos || w.platform.find("x86_64") != std::string::npos;
-      if (!amd64 || !starts_with(w.python, "cp") || w.python.size() < 4) continue;
+      bool arm = w.platform.find("aarch64") != std::string::npos || w.platform.find("arm") != std::string::npos;
+      if ((!amd64 && !arm) || !starts_with(w.python, "cp") || w.python.size() < 4) continue;
       std::string tag = w.python.substr(2);  // "35" -> 3.5, "310" -> 3.10
       std::string wheel_py = tag.substr(0, 1) + "." + tag.substr(1);
       Fact wf{w.file, w.line};
+      if (!py && arm) {
+        Inference inf{"python_version_unsupported", 0.55, "python.arm_wheel_refused", {}};
+        inf.evidence.push_back(from_fact(
+            fmt::format("the {} wheel {} is for Python {} only, and pip refuses it", w.platform, w.file, wheel_py),
+            wf));
+        out.push_back(std::move(inf));
+      }
       if (py) {
         auto wv = Version::parse(wheel_py);
         if (wv && wv->major() == py->major() && wv->minor() == py->minor()) {
+          if (!amd64) break;  // the right Python: the platform tag is what pip refuses
           Inference inf{"python_32bit", 0.9, "python.amd64_wheel_refused", {}};
           inf.evidence.push_back(from_fact(fmt::format("the 64-bit wheel {} for Python {} is refused", w.file, wheel_py), wf));
           inf.evidence.push_back(from_fact(fmt::format("Python {} stated", f.python_version.value), f.python_version));
@@ -661,6 +672,33 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
           inf.evidence.push_back(from_kb(fmt::format("CUDA {} ships {} instead", cr->version.str(), *file), cite));
           out.push_back(std::move(inf));
         }
+      }
+    }
+    // Several toolkits named and one of them ships exactly the missing file: that one is
+    // usually named because TensorFlow asked for it; another named one that ships a different
+    // file is then the one installed.
+    if (is_cuda_component(l.component) && cuda_ambiguous) {
+      const kb::CudaRelease* wanted = nullptr;
+      const kb::CudaRelease* other = nullptr;
+      std::optional<std::string> other_file;
+      for (const auto& s : f.cuda_versions_stated) {
+        auto v = Version::parse(s);
+        const kb::CudaRelease* cr = v ? kb->find_cuda(v->truncated(2)) : nullptr;
+        auto file = cr ? cr->library(p, l.component) : std::nullopt;
+        if (!file) continue;
+        if (iequals(*file, l.name))
+          wanted = cr;
+        else if (!other)
+          other = cr, other_file = file;
+      }
+      if (wanted && other) {
+        Inference inf{"cuda_version_mismatch", 0.55, "runtime.other_named_cuda_has_other_name", {}};
+        inf.evidence.push_back(
+            from_fact(fmt::format("TensorFlow asks for {} (CUDA {})", l.name, wanted->version.str()), lf));
+        inf.evidence.push_back(
+            from_kb(fmt::format("CUDA {}, also named, ships {} instead", other->version.str(), *other_file),
+                    kb->cite_libraries(*other)));
+        out.push_back(std::move(inf));
       }
     }
     if (l.component == "cudnn" && !f.cudnn_version.empty()) {
