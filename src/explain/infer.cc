@@ -79,6 +79,14 @@ bool is_cuda_component(const std::string& c) {
   return std::find(kCudaComponents.begin(), kCudaComponents.end(), c) != kCudaComponents.end();
 }
 
+// A library TensorFlow needs for the GPU could not be loaded. TensorRT (libnvinfer*) is not
+// one: TF 2.12 and 2.16.1 log its failure and register the GPU all the same (real runs,
+// tests/real/README.md).
+bool needed_library_failed(const LogFacts& f) {
+  return std::any_of(f.failed_libraries.begin(), f.failed_libraries.end(),
+                     [](const LibraryMention& l) { return l.component != "nvinfer"; });
+}
+
 // The CUDA runtime file a release opens on a platform (the KB's library set) and the one a
 // stated toolkit ships (the KB's file names for it): they fit when they are the same file.
 struct RuntimeFiles {
@@ -444,8 +452,8 @@ void cudnn_pairing_rule(const InferenceInput& in, const kb::KnowledgeBase& kb, s
 void toolkit_matches_but_gpu_skipped(const InferenceInput& in, const kb::KnowledgeBase& kb, const kb::TfRelease& r,
                                      std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
-  if (!gpu_missing(f) || f.flag("gpu_works") || !f.failed_libraries.empty() ||
-      !f.cudnn_loaded.empty() || f.flag("pip_cuda") || f.flag("conda") || f.flag("colab") || r.cudnn.empty() ||
+  if (!gpu_missing(f) || f.flag("gpu_works") || needed_library_failed(f) || !f.cudnn_loaded.empty() ||
+      f.flag("pip_cuda") || f.flag("conda") || f.flag("colab") || r.cudnn.empty() ||
       f.flag("cuda_stated_as_requirement"))
     return;
   // A driver-level failure the log shows already explains the missing GPU: TensorFlow
@@ -493,8 +501,8 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
   // NVIDIA's own TensorFlow build brings its CUDA as pip wheels: the stock pairing does not
   // apply; a system toolkit next to them is a second CUDA the loader may pick first.
   if (f.flag("nvidia_tf_build")) {
-    const bool failing = gpu_missing(f) || !f.failed_libraries.empty() || has(in, "crash_marker") ||
-                         f.flag("failure_stated");
+    const bool failing =
+        gpu_missing(f) || needed_library_failed(f) || has(in, "crash_marker") || f.flag("failure_stated");
     if (failing) {
       Inference inf{"multiple_cuda_on_path", 0.45, "runtime.nvidia_tf_pip_cuda_vs_system_cuda", {}};
       inf.evidence.push_back(from_fact("NVIDIA's TensorFlow build (CUDA from pip wheels)", *f.flag_fact("nvidia_tf_build")));
@@ -633,6 +641,60 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   // either, so only this claim is weakened).
   const bool cuda_ambiguous = f.cuda_versions_stated.size() >= 2;
 
+  // The toolkit the loaded CUDA libraries pin: the KB's CUDA releases shipping every one of
+  // them. When each of those also ships every CUDA file that failed, TensorFlow asked for the
+  // right versions and only some folders were not searched: not a version mismatch.
+  std::vector<const kb::CudaRelease*> toolkit;
+  bool failed_in_loaded_toolkit = false;
+  if (kb && other_failed && !cudart_failed && cudart_loaded) {
+    auto ships = [&](const kb::CudaRelease& cr, const std::string& name) {
+      auto it = cr.libraries.find(p);
+      return it != cr.libraries.end() && std::any_of(it->second.begin(), it->second.end(),
+                                                     [&](const kb::LibraryName& n) { return iequals(n.file, name); });
+    };
+    for (const auto& cr : kb->cuda_releases())
+      if (std::all_of(f.loaded_libraries.begin(), f.loaded_libraries.end(),
+                      [&](const LibraryMention& l) { return !is_cuda_component(l.component) || ships(cr, l.name); }))
+        toolkit.push_back(&cr);
+    failed_in_loaded_toolkit =
+        !toolkit.empty() && std::all_of(toolkit.begin(), toolkit.end(), [&](const kb::CudaRelease* cr) {
+          return std::all_of(f.failed_libraries.begin(), f.failed_libraries.end(), [&](const LibraryMention& l) {
+            return !is_cuda_component(l.component) || ships(*cr, l.name);
+          });
+        });
+  }
+  if (failed_in_loaded_toolkit && first_other) {
+    // A whole toolkit in one folder is found or missed as one; libraries found one by one are
+    // pip's nvidia-* wheels, each in its own site-packages/nvidia/<lib>/lib folder, with the
+    // [and-cuda] extra of the releases that open this file (tensorflow issue 63362).
+    bool and_cuda = false;
+    if (p == Platform::kLinux)
+      for (const kb::TfRelease* r : kb->releases_opening(first_other->name, p))
+        and_cuda = and_cuda || kb->and_cuda_for(*r);
+    std::vector<std::string> loaded;
+    for (const auto& l : f.loaded_libraries)
+      if (is_cuda_component(l.component)) loaded.push_back(l.name);
+    const std::string span = toolkit.size() == 1 ? toolkit.front()->version.str()
+                                                 : toolkit.front()->version.str() + "-" + toolkit.back()->version.str();
+    auto evidence = [&](Inference& inf) {
+      inf.evidence.push_back(
+          from_fact(fmt::format("{} could not be loaded while {} loaded", first_other->name, join(loaded, ", ")),
+                    Fact{first_other->name, first_other->line}));
+      inf.evidence.push_back(from_kb(fmt::format("every CUDA that ships those ({}) ships {} too: the version is right, "
+                                                 "its folder is not searched",
+                                                 span, first_other->name),
+                                     kb->cite_libraries(*toolkit.front())));
+    };
+    if (and_cuda) {
+      Inference inf{"pip_nvidia_libs_not_found", 0.6, "runtime.pip_library_folder_not_searched", {}};
+      evidence(inf);
+      out.push_back(std::move(inf));
+    }
+    Inference inf{"env_path_not_set", and_cuda ? 0.5 : 0.6, "runtime.toolkit_library_folder_not_searched", {}};
+    evidence(inf);
+    out.push_back(std::move(inf));
+  }
+
   for (const auto& l : f.failed_libraries) {
     Fact lf{l.name, l.line};
     // Another major of the same library loaded: present, but not the name TF wants.
@@ -750,7 +812,7 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
     }
   }
   // Only non-runtime libraries fail while the runtime loads: a different CUDA is installed.
-  if (other_failed && !cudart_failed && cudart_loaded && first_other) {
+  if (other_failed && !cudart_failed && cudart_loaded && first_other && !failed_in_loaded_toolkit) {
     Inference inf{"cuda_version_mismatch", 0.75, "runtime.runtime_loads_library_does_not", {}};
     inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", first_other->name),
                                      Fact{first_other->name, first_other->line}));
@@ -800,7 +862,7 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
     }
   }
   bool failures = has(in, "cannot_dlopen_gpu_libraries") || has(in, "could_not_find_cuda_drivers") ||
-                  !f.failed_libraries.empty() || gpu_missing(f);
+                  needed_library_failed(f) || gpu_missing(f);
   if (f.flag("pip_cuda") && f.os.value != "windows" && f.os.value != "macos" && failures && !works) {
     Inference inf{"pip_nvidia_libs_not_found", 0.8, "runtime.pip_cuda_not_found", {}};
     inf.evidence.push_back(from_fact("TensorFlow's pip CUDA libraries (and-cuda / nvidia-* wheels) are installed",
@@ -949,7 +1011,8 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
   // Colab: the runtime ships a TensorFlow built for its own CUDA. A TensorFlow the user
   // installs on top (another release, tensorflow-gpu, tf-nightly) is built for another
   // CUDA: it fails to import, crashes, or lists no GPU.
-  const bool failing = gpu_missing(f) || has(in, "crash_marker") || !f.failed_libraries.empty() || f.flag("failure_stated");
+  const bool failing =
+      gpu_missing(f) || has(in, "crash_marker") || needed_library_failed(f) || f.flag("failure_stated");
   // A release stated together with the CUDA it was built with (an issue template filled in
   // on the runtime) is the runtime's own TensorFlow, not one installed on top.
   const bool stated_release_fits_stated_cuda = kb && !f.tf_version.empty() && !f.cuda_version.empty() &&

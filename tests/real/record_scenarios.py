@@ -4,7 +4,8 @@ what the real probe produces).
 
 For each layout of the real tier (run_real.py: a real TF venv from PyPI, the mock driver or
 none, an LD_LIBRARY_PATH) it writes tests/scenarios/real_<layout>.json: `tfgpu probe --json`
-run in that environment, unchanged but for created_at; and real_<layout>.expect.json: what
+run in that environment, unchanged but for created_at; real_<layout>.tf.log: TensorFlow's own
+log of the run below; and real_<layout>.expect.json: what
 REAL TensorFlow did there (oracle.py): the verdict (GPU registered or not) and, per CUDA
 library, whether TF loaded it and from which file. Nothing of the expectation comes from
 tfgpu. The scenario test (tests/doctor_scenarios_test.cc) then checks doctor on the recorded
@@ -43,12 +44,17 @@ FINDINGS_INCLUDE = {"tf221-cuda/no-nvml": ["nvml_missing"]}
 
 
 # Recorded files name no path of the recording machine: its home directory (where the venvs
-# and pyenv live) becomes HOME_AS; the snapshot and its expectation move together, and doctor
-# reads only the snapshot, so the scenario means the same.
+# and pyenv live) becomes HOME_AS, the build folder (the mock driver's) BUILD_AS; the snapshot
+# and its expectation move together, and doctor reads only the snapshot, so the scenario
+# means the same.
 HOME_AS = "/home/user"
+BUILD_AS = "/build"
 
 
-def relocate(text, home=None):
+def relocate(text, home=None, build=None):
+    build = (build or run_real.BUILD or "").rstrip("/")
+    if build:
+        text = text.replace(build + "/", BUILD_AS + "/")
     home = (home or os.path.expanduser("~")).rstrip("/")
     if not home or home == HOME_AS:
         return text
@@ -63,6 +69,7 @@ def main():
     ap.add_argument("--layout", default="")
     args = ap.parse_args()
     run_real.BUILD = os.path.abspath(args.build)
+    args.mock = os.path.abspath(args.mock)  # as run_real.py: tfgpu's children drop relative LD_LIBRARY_PATH elements
     layouts = [l for l in run_real.base_layouts() if l.name in RECORDED and args.layout in l.name]
     for l in layouts:
         rc, why = venvs.ensure(run_real.BUILD, l.venv, lambda s: print(s, flush=True))
@@ -81,7 +88,8 @@ def main():
         snap["created_at"] = ""
         doc, err = run_real.run_doctor(args.tfgpu, env, venv)
         names = sorted({x["file"] for x in (doc or {}).get("libraries", [])})
-        tf = run_real.run_tf(env, venv, names, os.path.join(run_real.BUILD, "real", "record-%s.log" % l.name.replace("/", "__")))
+        tf_log = os.path.join(run_real.BUILD, "real", "record-%s.log" % l.name.replace("/", "__"))
+        tf = run_real.run_tf(env, venv, names, tf_log)
         libs = {}
         for f, words in sorted(tf["opened"].items()):
             libs[f] = {"tf": "loaded", "path": tf["oracle"].get("names", {}).get(f) or "", "words": words}
@@ -106,6 +114,11 @@ def main():
         for suffix, data in ((".json", snap), (".expect.json", expect)):
             with open(os.path.join(SCENARIOS, name + suffix), "w") as f:
                 f.write(relocate(json.dumps(data, indent=1, sort_keys=True)) + "\n")
+        # TensorFlow's own log of that run, for explain (tests/explain_real_logs_test.cc).
+        with open(tf_log, errors="replace") as f:
+            log = f.read()
+        with open(os.path.join(SCENARIOS, name + ".tf.log"), "w") as f:
+            f.write(relocate(log))
         print("recorded %s: TF %s, %d libraries" % (name, expect["tf_verdict"], len(libs)))
     return 0
 

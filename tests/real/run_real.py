@@ -10,9 +10,12 @@ CUDA library hidden in a hard-linked copy of the venv) it
      TF_CPP_VMODULE=dso_loader=1) and reads from TF's own log which libraries it opened and
      which it could not (with TF's words), and from the loader inside the process the file
      each loaded name maps to;
-  3. compares them library by library and the verdict (GPU registered or not).
+  3. compares them library by library and the verdict (GPU registered or not);
+  4. runs `tfgpu explain --json` on TF's log alone (explain_check).
 It prints `real-TF agreement: N/M layouts, K/L libraries` and every disagreement, and fails
-on a disagreement that is not in EXPLAINED below.
+on a disagreement that is not in EXPLAINED below; then `explain on real TF logs: N/M`, and
+fails where explain names a problem although TF registered the GPU, or nothing (or only
+harmless messages) although it did not.
 
 Usage: run_real.py --build BUILD --tfgpu TFGPU --mock MOCKDIR [--layout SUBSTR] [--jobs N]
 MOCKDIR holds full/{libcuda.so.1,libnvidia-ml.so.1} and cuda_only/libcuda.so.1 (CMake builds them).
@@ -241,6 +244,29 @@ def explained(layout_name, row, table=None):
     return None
 
 
+def explain_check(tfgpu, log_path, doc, tf):
+    """explain fed only TF's own log of the layout: (agrees, hard_error, what explain said).
+    Agrees: nothing to fix (no finding but harmless_warning_only at likelihood >= 0.5) where TF
+    registered the GPU; doctor's first blocker among explain's first three where it did not.
+    A hard error: a problem named where TF registered the GPU, "only harmless messages" (or
+    nothing) where it did not."""
+    p = subprocess.run([tfgpu, "explain", "--json", log_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=120)
+    try:
+        findings = [(f["id"], f["score"]) for f in json.loads(p.stdout).get("findings", [])]
+    except ValueError:
+        return False, True, "explain printed no JSON (exit %d): %s" % (p.returncode, p.stderr.strip()[-200:])
+    said = " ".join("%s=%.2f" % f for f in findings[:3]) or "(nothing)"
+    tf_gpu = bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+    if tf_gpu:
+        ok = all(i == "harmless_warning_only" or s < 0.5 for i, s in findings)
+        return ok, not ok, said
+    if not findings or findings[0][0] == "harmless_warning_only":
+        return False, True, said
+    first = ((doc or {}).get("blocker_ids") or [None])[0]
+    return first in [i for i, _ in findings[:3]], False, "%s (doctor: %s)" % (said, first)
+
+
 def run_layout(layout, args, tf_names_hint=None):
     t0 = time.time()
     venv = prepare(layout)
@@ -260,6 +286,7 @@ def run_layout(layout, args, tf_names_hint=None):
     with open(os.path.join(outdir, "tf-oracle.json"), "w") as f:
         json.dump(tf, f, indent=1)
     rows = compare(layout, doc, tf)
+    tf["explain"] = explain_check(args.tfgpu, os.path.join(outdir, "tf.log"), doc, tf)
     if layout.hide:
         shutil.rmtree(os.path.dirname(venv), ignore_errors=True)
     return layout, rows, err, tf, time.time() - t0
@@ -300,7 +327,7 @@ def main():
         extra = []
         for fut in concurrent.futures.as_completed(futures):
             layout, rows, err, tf, secs = fut.result()
-            results.append((layout, rows, err, secs))
+            results.append((layout, rows, err, secs, tf["explain"]))
             print("[real] %-40s %5.0f s  %s" % (layout.name, secs, err or ""), flush=True)
             if layout.name in HIDE_BASES:
                 for h in hide_layouts(layout, set(tf["opened"])):
@@ -308,13 +335,13 @@ def main():
                         extra.append(pool.submit(run_layout, h, args))
         for fut in concurrent.futures.as_completed(extra):
             layout, rows, err, tf, secs = fut.result()
-            results.append((layout, rows, err, secs))
+            results.append((layout, rows, err, secs, tf["explain"]))
             print("[real] %-40s %5.0f s  %s" % (layout.name, secs, err or ""), flush=True)
     results.sort(key=lambda r: r[0].name)
     layouts_ok = libs_ok = libs_total = 0
     unexplained = []
     print("\nDisagreements (library | real TF, in TF's words | tfgpu doctor):")
-    for layout, rows, err, _ in results:
+    for layout, rows, err, _, _ in results:
         lib_rows = [r for r in rows if r[0] != "verdict"]
         libs_total += len(lib_rows)
         libs_ok += sum(1 for r in lib_rows if r[1])
@@ -332,9 +359,21 @@ def main():
                 unexplained.append((layout.name, r[0]))
     line = "real-TF agreement: %d/%d layouts, %d/%d libraries" % (layouts_ok, len(results), libs_ok, libs_total)
     print("\n" + line)
-    if not args.layout:  # the whole tier: keep the line for CI's summary
+    # explain on the same runs, fed only TF's log (explain_check): a problem named where TF used
+    # the GPU, or "nothing to fix" where it did not, fails the tier.
+    print("\nexplain on TF's own log (first three findings; doctor's first blocker where TF did not use the GPU):")
+    explain_ok = 0
+    for layout, _, _, _, (ok, hard, said) in results:
+        explain_ok += ok
+        print("  [%s] %s %s" % (layout.name, "agrees  " if ok else ("WRONG   " if hard else "differs "), said))
+        if hard:
+            unexplained.append((layout.name, "explain"))
+    explain_line = "explain on real TF logs: %d/%d layouts name doctor's cause in the first three (or nothing to fix " \
+                   "where TF used the GPU)" % (explain_ok, len(results))
+    print(explain_line)
+    if not args.layout:  # the whole tier: keep the lines for CI's summary
         with open(os.path.join(BUILD, "real", "agreement.txt"), "w") as f:
-            f.write(line + "\n")
+            f.write(line + "\n" + explain_line + "\n")
     print("[real] wall time: %.0f s (venvs %.0f s, layouts %.0f s, %d jobs)" % (
         time.time() - t_start, t_venvs, time.time() - t_start - t_venvs, args.jobs))
     print("[real] logs: %s" % os.path.join(BUILD, "real", "out"))

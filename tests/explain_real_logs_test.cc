@@ -1,0 +1,82 @@
+// explain on real TensorFlow's own logs: tests/scenarios/real_<layout>.tf.log is what real TF
+// (2.12, 2.16.1, 2.21 from PyPI, the mock driver) logged in a layout of the real tier, recorded
+// by tests/real/record_scenarios.py next to that layout's probe snapshot and what TF did
+// (real_<layout>.expect.json). Fed only the log, explain must
+//   - find nothing to fix where TF registered the GPU (a TensorRT warning is not a problem);
+//   - where TF did not, name what doctor names for the same machine (doctor is checked
+//     against the same TF run library by library in doctor_scenarios_test) among its first
+//     three findings, and never answer "only harmless messages".
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "explain/explain.h"
+#include "report/doctor_report.h"
+#include "rules/rules.h"
+#include "support/doctor_scenarios.h"
+#include "support/shipped_kb.h"
+
+namespace tfgpu::explain {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> real_logs() {
+  std::vector<std::string> out;
+  for (const auto& name : testing::scenario_names())
+    if (fs::exists(fs::path(testing::scenario_dir()) / (name + ".tf.log"))) out.push_back(name);
+  return out;
+}
+
+std::string listing(const ExplainResult& r) {
+  std::string s;
+  for (const auto& f : r.findings) s += fmt::format(" {}={:.2f}", f.id, f.score);
+  return s.empty() ? " (nothing)" : s;
+}
+
+class ExplainRealLog : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ExplainRealLog, AgreesWithWhatTensorflowDidAndWithDoctor) {
+  const std::string name = GetParam();
+  const std::string log = testing::read_text((fs::path(testing::scenario_dir()) / (name + ".tf.log")).string());
+  ASSERT_FALSE(log.empty()) << name;
+  const nlohmann::json want = testing::load_expectation(name);
+  ASSERT_TRUE(want.contains("tf_verdict")) << name << ": not a scenario recorded from real TensorFlow";
+  ExplainResult r = explain_text(log, testing::shipped_signatures(), &testing::shipped_kb());
+
+  if (want["tf_verdict"] == "will_use_gpu") {
+    for (const auto& f : r.findings)
+      EXPECT_TRUE(f.id == "harmless_warning_only" || f.score < 0.5)
+          << name << ": TF registered the GPU, explain says" << listing(r);
+    return;
+  }
+  ASSERT_FALSE(r.findings.empty()) << name << ": TF did not register the GPU, explain finds nothing";
+  EXPECT_NE(r.findings.front().id, "harmless_warning_only") << name << listing(r);
+
+  DoctorReport d = diagnose(testing::load_scenario(name), testing::test_kb());
+  const std::string env = want["env_contains"].get<std::string>();
+  const Verdict* v = nullptr;
+  for (const auto& x : d.verdicts)
+    if (x.env.find(env) != std::string::npos) v = &x;
+  ASSERT_NE(v, nullptr) << name;
+  ASSERT_FALSE(v->blocker_ids.empty()) << name << ": " << v->sentence;
+  const std::string& first = v->blocker_ids.front();
+  bool in_top3 = false;
+  for (size_t i = 0; i < r.findings.size() && i < 3; ++i) in_top3 = in_top3 || r.findings[i].id == first;
+  EXPECT_TRUE(in_top3) << name << ": doctor's first blocker is " << first << "; explain says" << listing(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(RealTensorflow, ExplainRealLog, ::testing::ValuesIn(real_logs()),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+TEST(ExplainRealLogs, EveryRealScenarioHasItsLog) {
+  size_t real = 0;
+  for (const auto& name : testing::scenario_names())
+    if (name.rfind("real_tf", 0) == 0) ++real;
+  EXPECT_GE(real, 7u);
+  EXPECT_EQ(real_logs().size(), real) << "re-record: tests/real/record_scenarios.py";
+}
+
+}  // namespace
+}  // namespace tfgpu::explain
