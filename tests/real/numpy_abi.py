@@ -61,7 +61,15 @@ def main() -> int:
     if "numpy_abi_mismatch" not in ids:
         print(f"FAIL: real import fails with NumPy 2, doctor's findings: {ids}")
         return 1
-    print("OK: real TensorFlow 2.12.0 does not import with NumPy 2.0.2, and doctor says numpy_abi_mismatch")
+    # explain fed only what the failed import printed (the user's paste) names the same cause.
+    e = subprocess.run([os.path.abspath(a.tfgpu), "explain", "--json", "-"], input=oracle.stdout + oracle.stderr,
+                       capture_output=True, text=True)
+    top = [f.get("id") for f in json.loads(e.stdout).get("findings", [])][:1]
+    if top != ["numpy_abi_mismatch"]:
+        print(f"FAIL: on the real import's output explain's first finding is {top}, not numpy_abi_mismatch")
+        return 1
+    print("OK: real TensorFlow 2.12.0 does not import with NumPy 2.0.2; doctor and explain (on its output) say "
+          "numpy_abi_mismatch")
     if a.record:
         record(a, venv, py, oracle)
     return 0
@@ -92,6 +100,9 @@ def record(a, venv, py, oracle):
         path = os.path.join(record_scenarios.SCENARIOS, "real_numpy2_tf212" + suffix)
         with open(path, "w") as f:
             f.write(record_scenarios.relocate(json.dumps(data, indent=1, sort_keys=True)) + "\n")
+    # What the failed import printed, for explain (tests/explain_real_logs_test.cc).
+    with open(os.path.join(record_scenarios.SCENARIOS, "real_numpy2_tf212.tf.log"), "w") as f:
+        f.write(record_scenarios.relocate(oracle.stdout + oracle.stderr))
     print("recorded real_numpy2_tf212")
 
 
