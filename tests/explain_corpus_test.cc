@@ -55,6 +55,9 @@ using ::tfgpu::testing::ReportCase;
 // NumPy 2 conflict): 7 more reports split at random (4 dev, 3 held-out), measured before
 // any change against them at 4/7 and 5/7 (held-out 3/3 and 3/3); then dev 83.8% / 90.6%
 // (297), held-out 52.4% / 68.6% (105: the 102 of session 15 at 52 and 69, were 50 and 68);
+// then 7 more, all assigned to dev, measured before any change against them at 2/7 and 4/7;
+// then (IDE vs terminal, builds from source, platform-bound causes, a container's failed
+// import) dev 83.6% / 90.5% (304), held-out unchanged at 52.4% / 68.6%;
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.83;

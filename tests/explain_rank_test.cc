@@ -2,6 +2,7 @@
 // root causes outrank the symptoms they explain, harmless lines never become findings,
 // and `harmless_warning_only` appears only when nothing else does. The logs here are
 // written for these tests (one or two lines of each message kind, from the facts sheets).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "explain/explain.h"
@@ -128,6 +129,55 @@ TEST(ExplainRank, TwoCudasNamedAndTheMissingFileIsOnesMakesTheOtherTheInstalledO
   // One CUDA named that ships the file: installed but not found comes first, as before.
   EXPECT_EQ(top("I installed CUDA 9.0. The import fails when it tries to find libcublas.so.9.0.\n"),
             "env_path_not_set");
+}
+
+TEST(ExplainRank, ACauseOfAnotherPlatformIsNeverListed) {
+  // The same import traceback: on Windows the MSVC runtime is a candidate, on Linux never.
+  const std::string tb =
+      "Traceback (most recent call last):\n"
+      "  File \"{}pywrap_tensorflow.py\", line 58, in <module>\n"
+      "    from tensorflow.python.pywrap_tensorflow_internal import *\n"
+      "ImportError: DLL load failed\n";
+  auto on = [&](std::string_view dir) { return run(fmt::format(fmt::runtime(tb), dir)); };
+  const auto windows =
+      on("C:\\Users\\me\\AppData\\Local\\Programs\\Python\\Python37\\lib\\site-packages\\tensorflow\\python\\");
+  const auto linux = on("/usr/local/lib/python3.5/dist-packages/tensorflow/python/");
+  EXPECT_NE(find(windows, "msvc_runtime_missing"), nullptr);
+  EXPECT_EQ(find(linux, "msvc_runtime_missing"), nullptr);
+}
+
+TEST(ExplainRank, ALibraryMissingOnlyInTheIdeIsItsEnvironment) {
+  const std::string log =
+      "ImportError: libcudnn.so.5: cannot open shared object file: No such file or directory\n"
+      "From a terminal the same script runs fine; in PyCharm the error always appears.\n";
+  EXPECT_EQ(top(log), "env_path_not_set");
+}
+
+TEST(ExplainRank, TensorflowsImportFailingInAContainerWithoutGpusIsTheContainerRuntime) {
+  const std::string log =
+      "$ docker run --rm -it -p 5000:5000 some/tf-image\n"
+      "Traceback (most recent call last):\n"
+      "  File \"/usr/local/lib/python3.5/dist-packages/tensorflow/python/pywrap_tensorflow.py\", "
+      "line 58, in <module>\n"
+      "    from tensorflow.python.pywrap_tensorflow_internal import *\n";
+  EXPECT_EQ(top(log), "container_gpu_runtime_missing");
+  EXPECT_NE(top("$ docker run --gpus all --rm -it some/tf-image\n" + log.substr(log.find('\n') + 1)),
+            "container_gpu_runtime_missing");
+}
+
+TEST(ExplainRank, AReleaseBuiltFromSourceIsNotComparedWithTheReleasesCuda) {
+  // TF 1.9's release builds use CUDA 9.0; built with bazel against CUDA 9.2 that is no mismatch.
+  const std::string log =
+      "CUDA 9.2 and cuDNN 7.1 on Ubuntu 18.04; TensorFlow 1.9.0.\n"
+      "Target //tensorflow:libtensorflow_cc.so up-to-date:\n  bazel-bin/tensorflow/libtensorflow_cc.so\n"
+      "The GPU is not used.\n";
+  const auto r = run(log);
+  const Finding* f = find(r, "cuda_version_mismatch");
+  EXPECT_TRUE(f == nullptr || f->score < 0.5) << (f ? f->score : 0);
+  // The same statement without the build: the release's CUDA 9.0 is not 9.2.
+  const auto release = run("CUDA 9.2 and cuDNN 7.1 on Ubuntu 18.04; TensorFlow 1.9.0.\nThe GPU is not used.\n");
+  ASSERT_NE(find(release, "cuda_version_mismatch"), nullptr);
+  EXPECT_GE(find(release, "cuda_version_mismatch")->score, 0.5);
 }
 
 TEST(ExplainRank, EveryCudaTheReportNamesOlderThanItsGpuIsAMismatch) {

@@ -155,5 +155,25 @@ source = ["s"]
   EXPECT_NE(r.error().message.find("no_such_finding"), std::string::npos);
 }
 
+TEST(ExplainSignatures, AFindingsPlatformsAreLinuxWindowsOrMacos) {
+  const std::string text = R"(
+[[finding]]
+id = "harmless_warning_only"
+layer = "framework"
+severity = "info"
+title = "t"
+fix = ["f"]
+source = ["s"]
+platforms = ["windows", "beos"]
+)";
+  auto r = parse_signatures(text, "t.toml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().message.find("beos"), std::string::npos);
+  // The shipped rows: the MSVC runtime is a Windows cause, WSL's libcuda a Linux one.
+  const FindingInfo* msvc = testing::shipped_signatures().finding("msvc_runtime_missing");
+  ASSERT_NE(msvc, nullptr);
+  EXPECT_EQ(msvc->platforms, std::vector<std::string>{"windows"});
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

@@ -216,6 +216,9 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
     double score = c.score();
     if (score <= 0.05) continue;
     const FindingInfo* info = signatures.finding(id);
+    if (info && !info->platforms.empty() && !facts.os.value.empty() &&
+        std::find(info->platforms.begin(), info->platforms.end(), facts.os.value) == info->platforms.end())
+      continue;  // a cause of another platform than the report's
     Finding f;
     f.id = id;
     f.score = score;

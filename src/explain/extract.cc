@@ -605,9 +605,12 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
   // In the reporter's own words: "it can't find cudart64_100.dll", "libcublas.so.9.0 is
   // missing". A CUDA library file named on a line that also says it is not there.
   static constexpr std::string_view kFailure[] = {
-      "not found",      "can't find",       "cannot find",    "can not find", "couldn't find", "could not find",
-      "unable to find", "missing",          "failed to load", "fails",        "not exist",     "no such file",
-      "importerror",    "failed to import", "unable to load", "can't load",   "cannot load"};
+      "not found",      "can't find",       "cannot find",
+      "can not find",   "couldn't find",    "could not find",
+      "unable to find", "missing",          "failed to load",
+      "fails",          "not exist",        "no such file",
+      "importerror",    "failed to import", "unable to load",
+      "can't load",     "cannot load",      "error while loading shared libraries"};
   auto has_failure = [&](std::string_view text) {
     for (std::string_view w : kFailure)
       if (text.find(w) != std::string_view::npos) return true;

@@ -516,6 +516,7 @@ void pairing_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::v
   const Platform p = platform_of(f);
   const bool native_windows = f.os.value == "windows" && f.wsl.empty();
   if (!f.tf_version.empty()) {
+    if (f.flag("tf_built_from_source")) return;  // built for the CUDA its builder configured
     bool newer = false;
     const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
     if (!r || newer || r->cuda.empty() || !r->has_gpu_build(p)) return;
@@ -819,6 +820,30 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
     out.push_back(std::move(inf));
   }
 
+  // TensorFlow's import fails inside a container not shown to get the GPU (no --gpus, no
+  // NVIDIA runtime): a GPU build that links the driver library at import finds no
+  // libcuda.so.1 there, which only the NVIDIA container runtime mounts. No release named:
+  // which releases link it so is not in the KB.
+  if (!f.container.empty() && !f.flag("container_gpus") && f.tf_version.empty() && has(in, "pywrap_import_traceback") &&
+      !f.flag("gpu_works")) {
+    Inference inf{"container_gpu_runtime_missing", 0.45, "container.import_fails_without_gpus_flag", {}};
+    inf.evidence.push_back(from_fact("TensorFlow's import fails inside a container", f.container));
+    out.push_back(std::move(inf));
+  }
+  // A library fails to load in an IDE while the same program runs from a terminal: the IDE,
+  // started from the desktop, does not get the shell's LD_LIBRARY_PATH / PATH.
+  if (const Fact* ide = f.flag_fact("ide_and_terminal"); ide && needed_library_failed(f)) {
+    Inference inf{"env_path_not_set", 0.75, "runtime.ide_without_shell_environment", {}};
+    const LibraryMention* l = &f.failed_libraries.front();
+    for (const auto& x : f.failed_libraries)
+      if (x.component != "nvinfer") {
+        l = &x;
+        break;
+      }
+    inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l->name), Fact{l->name, l->line}));
+    inf.evidence.push_back(from_fact("the program is run from a terminal and from an IDE", *ide));
+    out.push_back(std::move(inf));
+  }
   // The driver library itself is missing.
   bool libcuda_failed = std::any_of(f.failed_libraries.begin(), f.failed_libraries.end(),
                                     [](const LibraryMention& l) { return l.component == "cuda_driver"; });

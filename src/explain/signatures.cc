@@ -157,6 +157,10 @@ FindingInfo parse_finding(const toml::table& row) {
     if (auto c = check_of(std::string("check_") + os)) f.check_for[os] = *c;
   f.source = strings_of(row, "source");
   if (f.source.empty()) throw RowError{"missing 'source'"};
+  f.platforms = strings_of(row, "platforms");
+  for (const auto& os : f.platforms)
+    if (os != "linux" && os != "windows" && os != "macos")
+      throw RowError{fmt::format("'platforms' lists '{}' (linux, windows or macos)", os)};
   return f;
 }
 

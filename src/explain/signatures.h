@@ -67,6 +67,9 @@ struct FindingInfo {
   std::string check_run, check_means;
   std::map<std::string, std::pair<std::string, std::string>> check_for;  // "windows": {run, means}
   std::vector<std::string> source;
+  // Where the cause can happen at all ("windows", "linux", "macos"; empty: anywhere): a
+  // report from another platform rules it out (the MSVC runtime on Linux).
+  std::vector<std::string> platforms;
 
   // The fix for a platform ("" = unknown): its own steps if given, else the generic ones.
   const std::vector<std::string>& fix_on(std::string_view os) const;
