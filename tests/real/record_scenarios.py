@@ -33,14 +33,16 @@ RECORDED = {
     "tf221-cuda/cusolver-dir-added": "TF 2.21.0 [and-cuda] with the wheel's nvidia/cusolver/lib on LD_LIBRARY_PATH",
     "tf221-cuda/system-cuda13-first": "TF 2.21.0 [and-cuda] with the system CUDA 13 first on LD_LIBRARY_PATH",
     "tf221-cuda/no-nvml": "TF 2.21.0 [and-cuda], a driver without libnvidia-ml.so.1",
+    "tf221-cuda/gpu-cc30": "TF 2.21.0 [and-cuda] with every library found and a GPU of compute capability 3.0",
     "tf221-plain/mock-driver": "TF 2.21.0 without [and-cuda] (no CUDA libraries)",
     "tf2161-cuda/as-installed": "TF 2.16.1 [and-cuda] as pip installs it",
     "tf212-cu11/docs-ld-library-path": "TF 2.12.0 + nvidia-*-cu11 wheels on LD_LIBRARY_PATH (TF 2.12 docs)",
 }
 
 # Finding ids a layout is defined by (what was taken away), where real TF's answer agrees:
-# no libnvidia-ml.so.1 and TF 2.21 lists no GPU.
-FINDINGS_INCLUDE = {"tf221-cuda/no-nvml": ["nvml_missing"]}
+# no libnvidia-ml.so.1 and TF 2.21 lists no GPU; a compute capability 3.0 GPU that TF 2.21
+# ignores.
+FINDINGS_INCLUDE = {"tf221-cuda/no-nvml": ["nvml_missing"], "tf221-cuda/gpu-cc30": ["compute_capability_unsupported"]}
 
 
 # Recorded files name no path of the recording machine: its home directory (where the venvs
@@ -103,7 +105,7 @@ def main():
                 "tfgpu probe --json of tests/real layout %s (venv %s: %s) on Debian 12 x86-64 without a GPU, driver = "
                 "the real tier's mock (%s), recorded by tests/real/record_scenarios.py on %s; expectations are what "
                 "real TensorFlow logged and mapped in the same environment (oracle.py), not tfgpu's output"
-                % (l.name, l.venv, spec, l.driver, today))},
+                % (l.name, l.venv, spec, l.driver + "".join(", %s=%s" % kv for kv in sorted(l.env.items())), today))},
             "env_contains": venv,
             "tf_verdict": "will_use_gpu" if gpu else "will_not_use_gpu",
             "libraries": libs,

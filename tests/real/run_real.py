@@ -68,11 +68,12 @@ def nvidia_lib_dirs(venv):
 
 
 class Layout:
-    def __init__(self, name, venv, driver="full", ld_path=None, hide=None, note=""):
+    def __init__(self, name, venv, driver="full", ld_path=None, hide=None, note="", env=None):
         self.name, self.venv, self.driver = name, venv, driver
         self.ld_path = ld_path or (lambda venv_dir: [])  # entries before the mock driver's dir
         self.hide = hide  # path relative to the venv, removed in a hard-linked copy
         self.note = note
+        self.env = env or {}  # the mock driver's knobs (mock_driver/*.c), for doctor and TF alike
 
 
 def base_layouts():
@@ -83,6 +84,10 @@ def base_layouts():
         Layout("tf221-cuda/no-nvml", "tf221-cuda", driver="cuda_only"),
         Layout("tf221-cuda/system-cuda13-first", "tf221-cuda", ld_path=lambda v: [SYSTEM_CUDA]),
         Layout("tf221-cuda/cusolver-dir-added", "tf221-cuda",
+               ld_path=lambda v: [os.path.join(site_packages(v), "nvidia", "cusolver", "lib")]),
+        # Every library found, a GPU of compute capability 3.0 (TF 2.21: "Ignoring visible gpu
+        # device ... The minimum required Cuda capability is 3.5").
+        Layout("tf221-cuda/gpu-cc30", "tf221-cuda", env={"TFGPU_MOCK_CC": "3.0"},
                ld_path=lambda v: [os.path.join(site_packages(v), "nvidia", "cusolver", "lib")]),
         Layout("tf221-plain/mock-driver", "tf221-plain"),
         Layout("tf2161-cuda/as-installed", "tf2161-cuda"),
@@ -150,6 +155,7 @@ def environment(layout, venv, mock):
         ld.append(os.path.join(mock, layout.driver))
     if ld:
         env["LD_LIBRARY_PATH"] = ":".join(ld)
+    env.update(layout.env)
     return env
 
 
