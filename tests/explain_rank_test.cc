@@ -180,6 +180,27 @@ TEST(ExplainRank, AReleaseBuiltFromSourceIsNotComparedWithTheReleasesCuda) {
   EXPECT_GE(find(release, "cuda_version_mismatch")->score, 0.5);
 }
 
+TEST(ExplainRank, PtxTheWheelsCannotJitForTheGpuIsUnsupportedNotSlow) {
+  // Lines of real TF 2.21 (the real tier's mock driver at compute capability 5.0, with
+  // TF_CPP_VMODULE=dso_loader=1): TF lists the GPU and promises a PTX JIT, but the releases
+  // that open libcudart.so.12 and libcudnn.so.9 carry PTX only for compute_90 (KB build_info).
+  const std::string opened =
+      "I0000 00:00:1796251995.228653   17669 dso_loader.cc:133] Successfully opened dynamic library libcudnn.so.9\n"
+      "I0000 00:00:1796251995.237122   17666 dso_loader.cc:133] Successfully opened dynamic library libcudart.so.12\n";
+  const std::string warning =
+      "W0000 00:00:1796251995.314760   17666 gpu_device.cc:2459] TensorFlow was not built with CUDA "
+      "kernel binaries compatible with compute capability 5.0. CUDA kernels will be jit-compiled "
+      "from PTX, which could take 30 minutes or longer.\n";
+  EXPECT_EQ(top(opened + warning), "compute_capability_unsupported");
+  EXPECT_EQ(top("TensorFlow 2.21.0\n" + warning), "compute_capability_unsupported");
+  // Where the release is not known, the warning keeps its own meaning.
+  EXPECT_EQ(top(warning), "ptx_jit_slow");
+  // A GPU newer than the PTX (12.0 from compute_90) is JIT-compiled: slow, not unsupported.
+  std::string newer = warning;
+  newer.replace(newer.find("5.0."), 4, "12.0.");
+  EXPECT_EQ(top(opened + newer), "ptx_jit_slow");
+}
+
 TEST(ExplainRank, EveryCudaTheReportNamesOlderThanItsGpuIsAMismatch) {
   // Ampere (8.6) and CUDA 10.1 / 11.0, neither of which builds for it (KB sass_max): the
   // rule itself names the cause, above the usual guesses (0.2).

@@ -299,8 +299,59 @@ void toolkit_older_than_gpu(const InferenceInput& in, const kb::KnowledgeBase& k
   out.push_back(std::move(inf));
 }
 
+// The releases that open every CUDA / cuDNN library TensorFlow opened in the log
+// (libcudart.so.12 and libcudnn.so.9: 2.18 and later); empty when it opened none.
+std::vector<const kb::TfRelease*> releases_opening_loaded(const LogFacts& f, const kb::KnowledgeBase& kb, Platform p) {
+  std::vector<const kb::TfRelease*> out;
+  bool first = true;
+  for (const auto& l : f.loaded_libraries) {
+    if (!is_cuda_component(l.component) && l.component != "cudnn") continue;
+    std::vector<const kb::TfRelease*> these = kb.releases_opening(l.name, p);
+    if (first) {
+      out = std::move(these);
+      first = false;
+      continue;
+    }
+    std::erase_if(out, [&](const kb::TfRelease* r) { return std::find(these.begin(), these.end(), r) == these.end(); });
+  }
+  return out;
+}
+
+// TensorFlow lists the GPU and warns that its kernels "will be jit-compiled from PTX", but
+// the wheels of every release the log can be from carry PTX only for newer architectures
+// than the GPU's (TF 2.21: compute_90): no kernel can be built for it.
+void ptx_cannot_serve_gpu(const LogFacts& f, const kb::KnowledgeBase& kb, const std::vector<const kb::TfRelease*>& rels,
+                          std::vector<Inference>& out) {
+  if (rels.empty() || f.compute_capability.empty()) return;
+  auto cc = kb::ComputeCapability::parse(f.compute_capability.value);
+  if (!cc) return;
+  kb::CcSupportResult first;
+  for (const kb::TfRelease* r : rels) {
+    kb::CcSupportResult s = kb.tf_cc_support(*r, *cc);
+    if (s.support != kb::CcSupport::kIgnored) return;
+    if (r == rels.front()) first = s;
+  }
+  std::string span =
+      rels.size() == 1 ? rels.front()->version.str() : rels.front()->version.str() + "-" + rels.back()->version.str();
+  Inference inf{"compute_capability_unsupported", 0.9, "hardware.cc_below_every_ptx", {}};
+  inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", cc->str()), f.compute_capability));
+  inf.evidence.push_back(
+      from_kb(fmt::format("TensorFlow {} (the releases this log can be from): {}", span, first.detail),
+              first.cites.empty() ? kb.cite(*rels.front()) : first.cites.front()));
+  out.push_back(std::move(inf));
+  out.push_back(Inference{"ptx_jit_slow", 0.8, "hardware.cc_below_every_ptx", {}, true});
+}
+
 void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
+  {
+    bool newer_release = false;
+    const kb::TfRelease* stated = f.tf_version.empty() ? nullptr : tf_row(kb, f.tf_version.value, &newer_release);
+    if (stated)
+      ptx_cannot_serve_gpu(f, kb, {stated}, out);
+    else if (!newer_release)
+      ptx_cannot_serve_gpu(f, kb, releases_opening_loaded(f, kb, platform_of(f)), out);
+  }
   // The report states both the GPU's capability and the minimum its build needs.
   if (!f.compute_capability.empty() && !f.cc_min_required.empty()) {
     auto have = kb::ComputeCapability::parse(f.compute_capability.value);
