@@ -57,13 +57,15 @@ using ::tfgpu::testing::ReportCase;
 // (297), held-out 52.4% / 68.6% (105: the 102 of session 15 at 52 and 69, were 50 and 68);
 // then 7 more, all assigned to dev, measured before any change against them at 2/7 and 4/7;
 // then (IDE vs terminal, builds from source, platform-bound causes, a container's failed
-// import) dev 83.6% / 90.5% (304), held-out unchanged at 52.4% / 68.6%;
+// import) dev 83.6% / 90.5% (304), held-out unchanged at 52.4% / 68.6%; then 4 more (3 dev,
+// 1 held-out), measured before any change against them at 1/4 and 3/4 (held-out 0/1 and
+// 0/1); then dev 83.4% / 90.6% (307), held-out 51.9% / 67.9% (106: the 105 unchanged);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.83;
 constexpr double kDevTop3Floor = 0.90;
-constexpr double kHeldTop1Floor = 0.52;
-constexpr double kHeldTop3Floor = 0.68;
+constexpr double kHeldTop1Floor = 0.51;
+constexpr double kHeldTop3Floor = 0.67;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 

@@ -201,6 +201,18 @@ TEST(ExplainRank, PtxTheWheelsCannotJitForTheGpuIsUnsupportedNotSlow) {
   EXPECT_EQ(top(opened + newer), "ptx_jit_slow");
 }
 
+TEST(ExplainRank, AMissingLibraryTheReporterFindsOnDiskIsTheSearchPath) {
+  const std::string log =
+      "ImportError: libcudart.so.7.5: cannot open shared object file: No such file or directory\n"
+      "although libcudart.so.7.5 can be found in /usr/local/cuda-7.5/lib64\n";
+  EXPECT_EQ(top(log), "env_path_not_set");
+  // Said to be absent, it is not "on disk".
+  const auto absent =
+      run("ImportError: libcudart.so.7.5: cannot open shared object file: No such file or directory\n"
+          "libcudart.so.7.5 is not present in /usr/local/cuda/lib64\n");
+  EXPECT_NE(absent.findings.front().id, "env_path_not_set");
+}
+
 TEST(ExplainRank, EveryCudaTheReportNamesOlderThanItsGpuIsAMismatch) {
   // Ampere (8.6) and CUDA 10.1 / 11.0, neither of which builds for it (KB sass_max): the
   // rule itself names the cause, above the usual guesses (0.2).

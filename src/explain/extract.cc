@@ -559,8 +559,11 @@ std::span<const std::string_view> cuda_library_stems() {
 
 void extract_library_mentions(std::string_view line, std::string_view lower, int n, LogFacts& facts);
 
+void extract_library_present(std::string_view line, std::string_view lower, int n, LogFacts& facts);
+
 void extract_library(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
   extract_library_mentions(line, lower, n, facts);
+  extract_library_present(line, lower, n, facts);
 }
 
 void extract_library_mentions(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
@@ -651,6 +654,32 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
   for (const Named& x : named)
     if (x.failing_clause || !any_in_failing_clause)
       add_library(facts.failed_libraries, x.name, std::string(trim(line.substr(0, 200))), n);
+}
+
+// In the reporter's words, a CUDA library file is on disk: "libcudart.so.7.5 can be found in
+// /usr/local/cuda-7.5/lib64", "cudnn64_8.dll exists in C:\tools\cuda\bin". A line that
+// also says something is missing names no present file.
+void extract_library_present(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
+  static constexpr std::string_view kPresent[] = {"can be found in", "is found in",    "exists in",   "is located in",
+                                                  "is present in",   "are present in", "is there in", "which is in /"};
+  size_t at = std::string_view::npos;
+  for (std::string_view w : kPresent) at = std::min(at, lower.find(w));
+  if (at == std::string_view::npos) return;
+  for (std::string_view neg : {"not", "cannot", "can't", "no such", "missing", "doesn't", "does not"})
+    if (lower.substr(0, at).rfind(neg) != std::string_view::npos &&
+        lower.substr(0, at).rfind(neg) + 40 > at)  // a negation just before it: "is not present in"
+      return;
+  // The file named last before the words: the subject of "... X can be found in ...".
+  std::string_view name;
+  for (std::string_view stem : cuda_library_stems()) {
+    size_t s = lower.rfind(stem, at);
+    if (s == std::string_view::npos) continue;
+    size_t b = s;
+    while (b > 0 && (is_alnum(line[b - 1]) || line[b - 1] == '_')) --b;
+    std::string_view cand = file_token(line, b);
+    if (is_library_file_name(cand) && (name.empty() || b > static_cast<size_t>(name.data() - line.data()))) name = cand;
+  }
+  if (!name.empty()) add_library(facts.present_libraries, name, std::string(trim(line.substr(0, 200))), n);
 }
 
 void extract_wheel(std::string_view line, std::string_view lower, int n, LogFacts& facts) {

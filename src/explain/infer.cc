@@ -871,6 +871,18 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
     out.push_back(std::move(inf));
   }
 
+  // The file TensorFlow could not load is there, the reporter says: its folder is not where
+  // the loader looks.
+  for (const auto& l : f.failed_libraries) {
+    auto present = std::find_if(f.present_libraries.begin(), f.present_libraries.end(),
+                                [&](const LibraryMention& x) { return iequals(x.name, l.name); });
+    if (present == f.present_libraries.end()) continue;
+    Inference inf{"env_path_not_set", 0.8, "runtime.failed_library_is_on_disk", {}};
+    inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l.name), Fact{l.name, l.line}));
+    inf.evidence.push_back(from_fact(fmt::format("{} is on disk", l.name), Fact{present->detail, present->line}));
+    out.push_back(std::move(inf));
+    break;
+  }
   // TensorFlow's import fails inside a container not shown to get the GPU (no --gpus, no
   // NVIDIA runtime): a GPU build that links the driver library at import finds no
   // libcuda.so.1 there, which only the NVIDIA container runtime mounts. No release named:

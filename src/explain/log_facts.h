@@ -75,6 +75,7 @@ struct LogFacts {
   Fact gpu_list_empty;        // a printed "[]" after list_physical_devices
   std::vector<LibraryMention> failed_libraries;
   std::vector<LibraryMention> loaded_libraries;
+  std::vector<LibraryMention> present_libraries;  // files the reporter says are there ("X can be found in /usr/...")
   std::vector<WheelMention> wheels;
   std::map<std::string, Fact> cuda_path_versions;  // CUDA versions seen in paths (cuda-11.2, CUDA\v10.1)
 
