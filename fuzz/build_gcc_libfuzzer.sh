@@ -27,11 +27,14 @@ jobs=${FUZZ_JOBS:-2}
 objs=()
 pids=()
 mapfile -t sources < <(find src -name '*.cc' ! -name main.cc ! -name '*_win32.cc' | sort)
+newest_header=$(find src -name '*.h' -printf '%T@ %p\n' | sort -n | tail -1 | cut -d' ' -f2-)
 # No compiled KB blob (tools/kb_blob_none.cc): the fuzzers' knowledge base is parsed from
 # the embedded TOML, through the same loader as `--kb DIR`.
 for src in "${sources[@]}" "$kb_cc" tools/kb_blob_none.cc; do
   obj="$out/obj/$(echo "$src" | tr / _).o"
-  if [[ ! -f "$obj" || "$src" -nt "$obj" ]]; then
+  # No dependency tracking: an object older than its source or than any header under src/
+  # is rebuilt (a changed struct must never meet objects compiled against the old layout).
+  if [[ ! -f "$obj" || "$src" -nt "$obj" || "$newest_header" -nt "$obj" ]]; then
     g++ "${flags[@]}" -c "$src" -o "$obj" &
     pids+=($!)
     if (( ${#pids[@]} >= jobs )); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
