@@ -156,16 +156,7 @@ source = ["s"]
 }
 
 TEST(ExplainSignatures, AFindingsPlatformsAreLinuxWindowsOrMacos) {
-  const std::string text = R"(
-[[finding]]
-id = "harmless_warning_only"
-layer = "framework"
-severity = "info"
-title = "t"
-fix = ["f"]
-source = ["s"]
-platforms = ["windows", "beos"]
-)";
+  const std::string text = std::string(testing::kHarmlessFindingToml) + "platforms = [\"windows\", \"beos\"]\n";
   auto r = parse_signatures(text, "t.toml");
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("beos"), std::string::npos);
