@@ -344,7 +344,7 @@ void ptx_cannot_serve_gpu(const LogFacts& f, const kb::KnowledgeBase& kb, const 
 
 void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
-  {
+  if (has(in, "ptx_jit_warning")) {
     bool newer_release = false;
     const kb::TfRelease* stated = f.tf_version.empty() ? nullptr : tf_row(kb, f.tf_version.value, &newer_release);
     if (stated)
