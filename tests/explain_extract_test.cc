@@ -59,6 +59,15 @@ TEST(ExplainExtract, ProseFailureIsSaidOfTheFileInItsClause) {
   auto h = facts_of("TensorFlow wants libcudart.so.10.0. It is missing.\n");
   ASSERT_EQ(h.failed_libraries.size(), 1u);
   EXPECT_EQ(h.failed_libraries[0].name, "libcudart.so.10.0");
+  // ld.so's own words, cut before "cannot open shared object file" (an issue title).
+  auto i = facts_of("Title: error while loading shared libraries: libcusolver.so.9.2\n");
+  ASSERT_EQ(i.failed_libraries.size(), 1u);
+  EXPECT_EQ(i.failed_libraries[0].name, "libcusolver.so.9.2");
+  // Said to be on disk: present, not failed.
+  auto j = facts_of("although libcudart.so.7.5 can be found in /usr/local/cuda-7.5/lib64\n");
+  EXPECT_TRUE(j.failed_libraries.empty());
+  ASSERT_EQ(j.present_libraries.size(), 1u);
+  EXPECT_EQ(j.present_libraries[0].name, "libcudart.so.7.5");
 }
 
 TEST(ExplainExtract, AllOfTheGpuMemoryInTheReportersWords) {
