@@ -25,9 +25,7 @@ class DoctorScenario : public ::testing::TestWithParam<std::string> {};
 // loaded it (from which file) or could not; plus ids the layout is defined by.
 void expect_what_real_tensorflow_did(const std::string& name, const DoctorReport& r, const nlohmann::json& want) {
   const std::string env = want["env_contains"].get<std::string>();
-  const Verdict* v = nullptr;
-  for (const auto& x : r.verdicts)
-    if (x.env.find(env) != std::string::npos) v = &x;
+  const Verdict* v = testing::verdict_for(r, env);
   ASSERT_NE(v, nullptr) << name << ": no verdict for " << env;
   EXPECT_EQ(to_string(v->kind), want["tf_verdict"].get<std::string>()) << name << ": " << v->sentence;
   for (const auto& [file, tf] : want["libraries"].items()) {

@@ -62,10 +62,7 @@ TEST_P(ExplainRealLog, AgreesWithWhatTensorflowDidAndWithDoctor) {
     cause = want["findings_include"][0].get<std::string>();
   } else {
     DoctorReport d = diagnose(testing::load_scenario(name), testing::test_kb());
-    const std::string env = want["env_contains"].get<std::string>();
-    const Verdict* v = nullptr;
-    for (const auto& x : d.verdicts)
-      if (x.env.find(env) != std::string::npos) v = &x;
+    const Verdict* v = testing::verdict_for(d, want["env_contains"].get<std::string>());
     ASSERT_NE(v, nullptr) << name;
     ASSERT_FALSE(v->blocker_ids.empty()) << name << ": " << v->sentence;
     cause = v->blocker_ids.front();

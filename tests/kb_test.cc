@@ -850,6 +850,21 @@ TEST(KbFacts, CitationsResolveSourceIdsToUrls) {
 
 // The plain `tensorflow` package was the CPU-only build up to 2.0 (tensorflow-gpu was the
 // CUDA build); from 2.1 it carries CUDA itself on Linux. Explain reads this from the
+// A toolkit ships a file when one of its libraries on that platform is that file: every
+// CUDA 12 ships libcusolver.so.11 on Linux (cuSOLVER keeps major 11), CUDA 11.0 ships .so.10.
+TEST(Kb, ACudaReleaseShipsTheFilesOfItsLibraries) {
+  const auto& kb = shipped_kb();
+  const CudaRelease* c120 = kb.find_cuda(*Version::parse("12.0"));
+  const CudaRelease* c110 = kb.find_cuda(*Version::parse("11.0"));
+  ASSERT_NE(c120, nullptr);
+  ASSERT_NE(c110, nullptr);
+  EXPECT_TRUE(c120->ships(Platform::kLinux, "libcusolver.so.11"));
+  EXPECT_TRUE(c120->ships(Platform::kLinux, "LIBCUSOLVER.SO.11"));
+  EXPECT_FALSE(c120->ships(Platform::kWindows, "libcusolver.so.11"));
+  EXPECT_FALSE(c110->ships(Platform::kLinux, "libcusolver.so.11"));
+  EXPECT_TRUE(c110->ships(Platform::kLinux, "libcusolver.so.10"));
+}
+
 // [[package]] rows instead of a version written into the code.
 TEST(Kb, PlainTensorflowIsCpuOnlyUpToTwoZero) {
   const auto& kb = shipped_kb();

@@ -665,10 +665,10 @@ void extract_library_present(std::string_view line, std::string_view lower, int 
   size_t at = std::string_view::npos;
   for (std::string_view w : kPresent) at = std::min(at, lower.find(w));
   if (at == std::string_view::npos) return;
+  // A negation just before the words: "is not present in".
+  const std::string_view before = lower.substr(at > 39 ? at - 39 : 0, at > 39 ? 39 : at);
   for (std::string_view neg : {"not", "cannot", "can't", "no such", "missing", "doesn't", "does not"})
-    if (lower.substr(0, at).rfind(neg) != std::string_view::npos &&
-        lower.substr(0, at).rfind(neg) + 40 > at)  // a negation just before it: "is not present in"
-      return;
+    if (before.find(neg) != std::string_view::npos) return;
   // The file named last before the words: the subject of "... X can be found in ...".
   std::string_view name;
   for (std::string_view stem : cuda_library_stems()) {

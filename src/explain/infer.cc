@@ -79,12 +79,19 @@ bool is_cuda_component(const std::string& c) {
   return std::find(kCudaComponents.begin(), kCudaComponents.end(), c) != kCudaComponents.end();
 }
 
-// A library TensorFlow needs for the GPU could not be loaded. TensorRT (libnvinfer*) is not
-// one: TF 2.12 and 2.16.1 log its failure and register the GPU all the same (real runs,
-// tests/real/README.md).
-bool needed_library_failed(const LogFacts& f) {
-  return std::any_of(f.failed_libraries.begin(), f.failed_libraries.end(),
-                     [](const LibraryMention& l) { return l.component != "nvinfer"; });
+// The first library TensorFlow needs for the GPU that could not be loaded. TensorRT
+// (libnvinfer*) is not one: TF 2.12 and 2.16.1 log its failure and register the GPU all the
+// same (real runs, tests/real/README.md).
+const LibraryMention* first_needed_failure(const LogFacts& f) {
+  auto it = std::find_if(f.failed_libraries.begin(), f.failed_libraries.end(),
+                         [](const LibraryMention& l) { return l.component != "nvinfer"; });
+  return it == f.failed_libraries.end() ? nullptr : &*it;
+}
+bool needed_library_failed(const LogFacts& f) { return first_needed_failure(f) != nullptr; }
+
+// "12.0-12.9", or "2.21" when the first and last are one.
+std::string version_span(const Version& first, const Version& last) {
+  return first == last ? first.str() : first.str() + "-" + last.str();
 }
 
 // The CUDA runtime file a release opens on a platform (the KB's library set) and the one a
@@ -331,8 +338,7 @@ void ptx_cannot_serve_gpu(const LogFacts& f, const kb::KnowledgeBase& kb, const 
     if (s.support != kb::CcSupport::kIgnored) return;
     if (r == rels.front()) first = s;
   }
-  std::string span =
-      rels.size() == 1 ? rels.front()->version.str() : rels.front()->version.str() + "-" + rels.back()->version.str();
+  const std::string span = version_span(rels.front()->version, rels.back()->version);
   Inference inf{"compute_capability_unsupported", 0.9, "hardware.cc_below_every_ptx", {}};
   inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", cc->str()), f.compute_capability));
   inf.evidence.push_back(
@@ -699,21 +705,17 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   std::vector<const kb::CudaRelease*> toolkit;
   bool failed_in_loaded_toolkit = false;
   if (kb && other_failed && !cudart_failed && cudart_loaded) {
-    auto ships = [&](const kb::CudaRelease& cr, const std::string& name) {
-      auto it = cr.libraries.find(p);
-      return it != cr.libraries.end() && std::any_of(it->second.begin(), it->second.end(),
-                                                     [&](const kb::LibraryName& n) { return iequals(n.file, name); });
+    // Every CUDA library of `libs` is one `cr` ships.
+    auto ships_all = [&](const kb::CudaRelease& cr, const std::vector<LibraryMention>& libs) {
+      return std::all_of(libs.begin(), libs.end(), [&](const LibraryMention& l) {
+        return !is_cuda_component(l.component) || cr.ships(p, l.name);
+      });
     };
     for (const auto& cr : kb->cuda_releases())
-      if (std::all_of(f.loaded_libraries.begin(), f.loaded_libraries.end(),
-                      [&](const LibraryMention& l) { return !is_cuda_component(l.component) || ships(cr, l.name); }))
-        toolkit.push_back(&cr);
+      if (ships_all(cr, f.loaded_libraries)) toolkit.push_back(&cr);
     failed_in_loaded_toolkit =
-        !toolkit.empty() && std::all_of(toolkit.begin(), toolkit.end(), [&](const kb::CudaRelease* cr) {
-          return std::all_of(f.failed_libraries.begin(), f.failed_libraries.end(), [&](const LibraryMention& l) {
-            return !is_cuda_component(l.component) || ships(*cr, l.name);
-          });
-        });
+        !toolkit.empty() && std::all_of(toolkit.begin(), toolkit.end(),
+                                        [&](const kb::CudaRelease* cr) { return ships_all(*cr, f.failed_libraries); });
   }
   if (failed_in_loaded_toolkit && first_other) {
     // A whole toolkit in one folder is found or missed as one; libraries found one by one are
@@ -726,8 +728,7 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
     std::vector<std::string> loaded;
     for (const auto& l : f.loaded_libraries)
       if (is_cuda_component(l.component)) loaded.push_back(l.name);
-    const std::string span = toolkit.size() == 1 ? toolkit.front()->version.str()
-                                                 : toolkit.front()->version.str() + "-" + toolkit.back()->version.str();
+    const std::string span = version_span(toolkit.front()->version, toolkit.back()->version);
     auto evidence = [&](Inference& inf) {
       inf.evidence.push_back(
           from_fact(fmt::format("{} could not be loaded while {} loaded", first_other->name, join(loaded, ", ")),
@@ -895,14 +896,9 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   }
   // A library fails to load in an IDE while the same program runs from a terminal: the IDE,
   // started from the desktop, does not get the shell's LD_LIBRARY_PATH / PATH.
-  if (const Fact* ide = f.flag_fact("ide_and_terminal"); ide && needed_library_failed(f)) {
+  if (const Fact* ide = f.flag_fact("ide_and_terminal"); ide && first_needed_failure(f)) {
     Inference inf{"env_path_not_set", 0.75, "runtime.ide_without_shell_environment", {}};
-    const LibraryMention* l = &f.failed_libraries.front();
-    for (const auto& x : f.failed_libraries)
-      if (x.component != "nvinfer") {
-        l = &x;
-        break;
-      }
+    const LibraryMention* l = first_needed_failure(f);
     inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l->name), Fact{l->name, l->line}));
     inf.evidence.push_back(from_fact("the program is run from a terminal and from an IDE", *ide));
     out.push_back(std::move(inf));

@@ -117,6 +117,12 @@ std::optional<std::string> CudaRelease::library(Platform p, std::string_view com
   return std::nullopt;
 }
 
+bool CudaRelease::ships(Platform p, std::string_view file) const {
+  auto it = libraries.find(p);
+  return it != libraries.end() &&
+         std::any_of(it->second.begin(), it->second.end(), [&](const LibraryName& l) { return iequals(l.file, file); });
+}
+
 bool CudnnRelease::supports_cuda(const Version& cuda_version) const {
   Version mm = cuda_version.truncated(2);
   return std::any_of(cuda.begin(), cuda.end(), [&](const VersionRange& r) { return r.contains(mm); });

@@ -220,6 +220,8 @@ struct CudaRelease {
 
   // File name of a component ("cusolver") on a platform, if known.
   std::optional<std::string> library(Platform p, std::string_view component) const;
+  // Whether one of its libraries on a platform is this file (case-insensitive).
+  bool ships(Platform p, std::string_view file) const;
 
   bool operator==(const CudaRelease&) const = default;
 };

@@ -22,6 +22,12 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
+const Verdict* verdict_for(const DoctorReport& r, const std::string& env) {
+  for (const auto& v : r.verdicts)
+    if (v.env.find(env) != std::string::npos) return &v;
+  return nullptr;
+}
+
 std::vector<std::string> scenario_names() {
   std::vector<std::string> out;
   for (const auto& e : std::filesystem::directory_iterator(scenario_dir())) {

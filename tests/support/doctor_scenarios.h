@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "kb/kb.h"
+#include "report/doctor_report.h"
 #include "rules/finding.h"
 #include "snapshot/snapshot.h"
 
@@ -21,5 +22,7 @@ nlohmann::json load_expectation(const std::string& name);
 const kb::KnowledgeBase& test_kb();
 std::set<std::string> ids(const std::vector<Finding>& findings);
 std::string read_text(const std::string& path);     // "" when missing
+// The verdict whose environment names `env` (a recording's env_contains), or nullptr.
+const Verdict* verdict_for(const DoctorReport& r, const std::string& env);
 
 }  // namespace tfgpu::testing
