@@ -201,6 +201,23 @@ TEST(ExplainRank, PtxTheWheelsCannotJitForTheGpuIsUnsupportedNotSlow) {
   EXPECT_EQ(top(opened + newer), "ptx_jit_slow");
 }
 
+TEST(ExplainRank, APtxOnlyGpuThatIsNotListedIsNotSlowItIsMissing) {
+  // TF 2.15.0's build_info (KB, from the wheel) carries compute_80 PTX and no sm_8x SASS: on
+  // an RTX 3060 (8.6) a working install JIT-compiles at start. A GPU that is not listed at all
+  // never gets that far, so the slow start is not a cause there.
+  const std::string stated = "Ubuntu 22.04, pip install tensorflow==2.15.0, RTX 3060.\n";
+  const auto works = run(stated + "The first epoch takes ten minutes to start.\n");
+  ASSERT_NE(find(works, "ptx_jit_slow"), nullptr);
+  const std::string dlopen =
+      "W tensorflow/core/common_runtime/gpu/gpu_device.cc:2256] Cannot dlopen some GPU libraries. Please make sure "
+      "the missing libraries mentioned above are installed properly if you would like to use GPU.\n"
+      "Skipping registering GPU devices...\n";
+  const auto missing = run(stated + dlopen);
+  EXPECT_EQ(find(missing, "ptx_jit_slow"), nullptr);
+  EXPECT_EQ(missing.findings.front().id, "cudart_missing");
+  EXPECT_EQ(find(run(stated + "tf.config.list_physical_devices('GPU') returns [].\n"), "ptx_jit_slow"), nullptr);
+}
+
 TEST(ExplainRank, AMissingLibraryTheReporterFindsOnDiskIsTheSearchPath) {
   const std::string log =
       "ImportError: libcudart.so.7.5: cannot open shared object file: No such file or directory\n"

@@ -434,7 +434,9 @@ void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vecto
     inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), ignored_s.detail),
                                    ignored_s.cites.empty() ? kb.cite(*r) : ignored_s.cites.front()));
     out.push_back(std::move(inf));
-  } else if (ptx) {
+  } else if (ptx && !gpu_missing(f) && !needed_library_failed(f)) {
+    // JIT-compiling PTX makes a GPU slow to start, never absent: where the GPU is not listed
+    // or a library it needs did not load, TensorFlow never gets as far as compiling kernels.
     Inference inf{"ptx_jit_slow", 0.35, "hardware.cc_ptx_only", {}};
     inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", ptx->first.str()), ptx->second));
     inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), ptx_s.detail),
