@@ -19,6 +19,9 @@ TEST(ExplainExtract, TensorflowVersionFromTemplateAndProse) {
   EXPECT_EQ(facts_of("TF 2.16.1 Fails to work with GPUs\n").tf_version.value, "2.16.1");
   EXPECT_EQ(facts_of("tensorflow_gpu-1.13.1-cp35-cp35m-win_amd64.whl\n").tf_version.value, "1.13.1");
   EXPECT_EQ(facts_of("TensorFlow installed from (source or binary): source (R1.10)\n").tf_version.value, "1.10");
+  // The install command of TensorFlow's own docs, with its extra.
+  EXPECT_EQ(facts_of("pip install tensorflow[and-cuda]==2.15.0\n").tf_version.value, "2.15.0");
+  EXPECT_EQ(facts_of("python3 -m pip install 'tensorflow[and-cuda]==2.16.1'\n").tf_version.value, "2.16.1");
 }
 
 TEST(ExplainExtract, VersionsOfProseWrappedBetweenKeywordAndNumber) {

@@ -218,6 +218,16 @@ TEST(ExplainRank, APtxOnlyGpuThatIsNotListedIsNotSlowItIsMissing) {
   EXPECT_EQ(find(run(stated + "tf.config.list_physical_devices('GPU') returns [].\n"), "ptx_jit_slow"), nullptr);
 }
 
+TEST(ExplainRank, AReleaseInstalledWithItsCudaExtraDatesTheDriverNeed) {
+  // TF 2.15.0 is built with CUDA 12.2 (KB), which needs driver >= 525.60.13: a 470 driver is
+  // too old, whatever the pip CUDA wheels do.
+  const std::string log =
+      "RTX 3060 on Ubuntu 22.04 with driver 470.82 (nvidia-smi says CUDA Version: 11.4). I did "
+      "pip install tensorflow[and-cuda]==2.15.0 but no GPU is found.\n"
+      "W tensorflow/core/common_runtime/gpu/gpu_device.cc:2256] Cannot dlopen some GPU libraries.\n";
+  EXPECT_EQ(top(log), "driver_too_old");
+}
+
 TEST(ExplainRank, AMissingLibraryTheReporterFindsOnDiskIsTheSearchPath) {
   const std::string log =
       "ImportError: libcudart.so.7.5: cannot open shared object file: No such file or directory\n"

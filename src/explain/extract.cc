@@ -133,6 +133,8 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
   for (std::string_view kw : {"tensorflow", "tensor flow", "tf", "libtensorflow"}) {
     for_each_keyword(lower, kw, [&](size_t end) {
       if (kw == "tf" && lower.substr(end, 4) == "-trt") return false;
+      // The extra of the install command TensorFlow's docs give: "tensorflow[and-cuda]==2.15.0".
+      if (lower.substr(end, 10) == "[and-cuda]") end += 10;
       bool labelled = false;
       auto v = version_after(lower, end, VersionOf::kTensorflow, &labelled);
       if (v && version_sane(VersionOf::kTensorflow, *v)) {
