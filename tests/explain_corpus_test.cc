@@ -60,12 +60,16 @@ using ::tfgpu::testing::ReportCase;
 // import) dev 83.6% / 90.5% (304), held-out unchanged at 52.4% / 68.6%; then 4 more (3 dev,
 // 1 held-out), measured before any change against them at 1/4 and 3/4 (held-out 0/1 and
 // 0/1); then dev 83.4% / 90.6% (307), held-out 51.9% / 67.9% (106: the 105 unchanged);
+// session 17 (PTX-only GPUs that are not listed, the [and-cuda] install command's release,
+// suspend wordings: same figures); then 13 more reports split at random (9 dev, 4
+// held-out), measured before any change against them at 12/13 and 13/13 (held-out 4/4 and
+// 4/4): dev 83.5% / 90.8% (316), held-out 53.6% / 69.1% (110);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.83;
 constexpr double kDevTop3Floor = 0.90;
-constexpr double kHeldTop1Floor = 0.51;
-constexpr double kHeldTop3Floor = 0.67;
+constexpr double kHeldTop1Floor = 0.53;
+constexpr double kHeldTop3Floor = 0.69;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 
