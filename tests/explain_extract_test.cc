@@ -256,6 +256,19 @@ TEST(ExplainExtract, GpuNamesAndVisibleDevicesAndCudaPaths) {
   EXPECT_EQ(f.gpu_list_empty.line, 5);
 }
 
+TEST(ExplainExtract, AGpuListingCallAndItsAnswerInOneSentence) {
+  for (const char* said :
+       {"tf.config.list_physical_devices('GPU') is []", "list_physical_devices('GPU') shows an empty list",
+        "print(tf.config.list_physical_devices('GPU')) prints []", "tf.test.is_gpu_available() gives False",
+        "device_lib.list_local_devices() returns an empty list"})
+    EXPECT_FALSE(facts_of(std::string(said) + "\n").gpu_list_empty.empty()) << said;
+  for (const char* said :
+       {"tf.config.list_physical_devices('GPU') returns [PhysicalDevice(name='/physical_device:GPU:0', "
+        "device_type='GPU')]",
+        "tf.test.is_gpu_available() returns True", "I call tf.config.list_physical_devices('GPU')"})
+    EXPECT_TRUE(facts_of(std::string(said) + "\n").gpu_list_empty.empty()) << said;
+}
+
 TEST(ExplainExtract, VersionAfterStopsAtPathsAndComparisons) {
   EXPECT_EQ(version_after("cuda 11.2", 4, VersionOf::kCuda), "11.2");
   EXPECT_EQ(version_after("cuda/cudnn 11.2", 4, VersionOf::kCuda), std::nullopt);

@@ -12,6 +12,8 @@
 
 namespace tfgpu::explain {
 
+bool has_word(std::string_view text, std::initializer_list<std::string_view> words);
+
 namespace {
 
 bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
@@ -743,6 +745,16 @@ void extract_visible_devices(std::string_view line, std::string_view lower, int 
   }
 }
 
+// The calls that list GPUs: a sentence naming one may carry its answer.
+constexpr std::string_view kGpuListingCalls[] = {"list_physical_devices", "list_logical_devices", "get_visible_devices",
+                                                 "list_local_devices",    "is_gpu_available",     "gpu_device_name"};
+
+std::vector<std::string> empty_list_keywords() {
+  std::vector<std::string> k = {"[]", "[ ]", "''", "\"\""};
+  k.insert(k.end(), std::begin(kGpuListingCalls), std::end(kGpuListingCalls));
+  return k;
+}
+
 void extract_empty_list(std::string_view lower, int n, LogFacts& facts) {
   std::string_view t = trim(lower);
   if (starts_with(t, ">>>")) t = trim(t.substr(3));
@@ -751,6 +763,18 @@ void extract_empty_list(std::string_view lower, int n, LogFacts& facts) {
     set_fact(facts.gpu_list_empty, "yes", n);
   // tf.test.gpu_device_name() answering an empty string: no GPU device.
   if ((t == "''" || t == "\"\"") && facts.flag("gpu_device_name_call")) set_fact(facts.gpu_list_empty, "yes", n);
+  // A GPU-listing call and its answer told in the same sentence, whatever the verb:
+  // "list_physical_devices('GPU') is []", "... shows an empty list", "is_gpu_available() gives False".
+  for (std::string_view call : kGpuListingCalls) {
+    size_t at = t.find(call);
+    if (at == std::string_view::npos) continue;
+    std::string_view after = t.substr(at + call.size());
+    const bool is_bool = call == "is_gpu_available";
+    if (after.find("[]") != std::string_view::npos || has_word(after, {"empty"}) ||
+        (is_bool && has_word(after, {"false"})))
+      set_fact(facts.gpu_list_empty, "yes", n);
+    break;
+  }
 }
 
 // device_lib.list_local_devices() prints one `device_type: "..."` per device; a listing with
@@ -1089,23 +1113,44 @@ std::string library_component(std::string_view file_name) {
 
 std::span<const ExtractorKeywords> extractor_keywords() {
   static const std::vector<ExtractorKeywords> kTable = {
-      {Extractor::kTensorflow, {"tensorflow", "tensor flow", "tf ", "tf.__version__", "tf.version.version", "tf1.", "tf2."}},
-      {Extractor::kPython, {"python", "32 bit (intel)", "64 bit (amd64)"}},  // the banner without "python" (sys.version)
+      {Extractor::kTensorflow,
+       {"tensorflow", "tensor flow", "tf ", "tf.__version__", "tf.version.version", "tf1.", "tf2."}},
+      {Extractor::kPython,
+       {"python", "32 bit (intel)", "64 bit (amd64)"}},  // the banner without "python" (sys.version)
       {Extractor::kCuda, {"cuda"}},
       {Extractor::kCudnn, {"cudnn"}},
       {Extractor::kDriver, {"driver", "nvidia ", "reported version is"}},
-      {Extractor::kGpu, {"geforce", "quadro", "tesla", "titan", "rtx", "gtx", "nvidia a", "nvidia h", "nvidia l",
-                         "compute capability", "major: "}},
+      {Extractor::kGpu,
+       {"geforce", "quadro", "tesla", "titan", "rtx", "gtx", "nvidia a", "nvidia h", "nvidia l", "compute capability",
+        "major: "}},
       {Extractor::kCpu, {"model name", "flags", "features"}},
-      {Extractor::kLibrary, {"could not load dynamic library", "successfully opened", "cannot open shared object file",
-                             "could not find '", "could not locate ", "could not load library ", "cudart64_",
-                             "libcudart.so", "cublas64_", "libcublas.so", "cudnn64_", "libcudnn.so", "cusolver64_",
-                             "libcusolver.so", "cufft64_", "libcufft.so", "nvcuda.dll", "libcuda.so", "curand64_",
-                             "libcurand.so", "cusparse64_", "libcusparse.so"}},
+      {Extractor::kLibrary,
+       {"could not load dynamic library",
+        "successfully opened",
+        "cannot open shared object file",
+        "could not find '",
+        "could not locate ",
+        "could not load library ",
+        "cudart64_",
+        "libcudart.so",
+        "cublas64_",
+        "libcublas.so",
+        "cudnn64_",
+        "libcudnn.so",
+        "cusolver64_",
+        "libcusolver.so",
+        "cufft64_",
+        "libcufft.so",
+        "nvcuda.dll",
+        "libcuda.so",
+        "curand64_",
+        "libcurand.so",
+        "cusparse64_",
+        "libcusparse.so"}},
       {Extractor::kWheel, {".whl"}},
       {Extractor::kCudaPath, {"cuda-", "cuda\\v", "cuda/v"}},
       {Extractor::kVisibleDevices, {"cuda_visible_devices"}},
-      {Extractor::kEmptyList, {"[]", "[ ]", "''", "\"\""}},
+      {Extractor::kEmptyList, empty_list_keywords()},
       {Extractor::kMemoryProse, {"memory", "vram"}},
       {Extractor::kPackagesProse, {"tensorflow-gpu", "tensorflow_gpu"}},
       {Extractor::kTfjsNode, {"tfjs-node", "tensorflow.js version", "tfjs version"}},

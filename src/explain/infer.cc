@@ -904,6 +904,13 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
     inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l->name), Fact{l->name, l->line}));
     inf.evidence.push_back(from_fact("the program is run from a terminal and from an IDE", *ide));
     out.push_back(std::move(inf));
+  } else if (ide && gpu_missing(f)) {
+    // The same, with no library named: since TF 2.12 the failed loads are logged only at
+    // a higher log level, so "[] in the IDE" is often all there is.
+    Inference inf{"env_path_not_set", 0.45, "runtime.ide_without_shell_environment_unlisted", {}};
+    inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+    inf.evidence.push_back(from_fact("the program is run from a terminal and from an IDE", *ide));
+    out.push_back(std::move(inf));
   }
   // The driver library itself is missing.
   bool libcuda_failed = std::any_of(f.failed_libraries.begin(), f.failed_libraries.end(),
