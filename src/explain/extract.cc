@@ -1112,41 +1112,21 @@ std::string library_component(std::string_view file_name) {
 }
 
 std::span<const ExtractorKeywords> extractor_keywords() {
+  // clang-format off
   static const std::vector<ExtractorKeywords> kTable = {
-      {Extractor::kTensorflow,
-       {"tensorflow", "tensor flow", "tf ", "tf.__version__", "tf.version.version", "tf1.", "tf2."}},
-      {Extractor::kPython,
-       {"python", "32 bit (intel)", "64 bit (amd64)"}},  // the banner without "python" (sys.version)
+      {Extractor::kTensorflow, {"tensorflow", "tensor flow", "tf ", "tf.__version__", "tf.version.version", "tf1.", "tf2."}},
+      {Extractor::kPython, {"python", "32 bit (intel)", "64 bit (amd64)"}},  // the banner without "python" (sys.version)
       {Extractor::kCuda, {"cuda"}},
       {Extractor::kCudnn, {"cudnn"}},
       {Extractor::kDriver, {"driver", "nvidia ", "reported version is"}},
-      {Extractor::kGpu,
-       {"geforce", "quadro", "tesla", "titan", "rtx", "gtx", "nvidia a", "nvidia h", "nvidia l", "compute capability",
-        "major: "}},
+      {Extractor::kGpu, {"geforce", "quadro", "tesla", "titan", "rtx", "gtx", "nvidia a", "nvidia h", "nvidia l",
+                         "compute capability", "major: "}},
       {Extractor::kCpu, {"model name", "flags", "features"}},
-      {Extractor::kLibrary,
-       {"could not load dynamic library",
-        "successfully opened",
-        "cannot open shared object file",
-        "could not find '",
-        "could not locate ",
-        "could not load library ",
-        "cudart64_",
-        "libcudart.so",
-        "cublas64_",
-        "libcublas.so",
-        "cudnn64_",
-        "libcudnn.so",
-        "cusolver64_",
-        "libcusolver.so",
-        "cufft64_",
-        "libcufft.so",
-        "nvcuda.dll",
-        "libcuda.so",
-        "curand64_",
-        "libcurand.so",
-        "cusparse64_",
-        "libcusparse.so"}},
+      {Extractor::kLibrary, {"could not load dynamic library", "successfully opened", "cannot open shared object file",
+                             "could not find '", "could not locate ", "could not load library ", "cudart64_",
+                             "libcudart.so", "cublas64_", "libcublas.so", "cudnn64_", "libcudnn.so", "cusolver64_",
+                             "libcusolver.so", "cufft64_", "libcufft.so", "nvcuda.dll", "libcuda.so", "curand64_",
+                             "libcurand.so", "cusparse64_", "libcusparse.so"}},
       {Extractor::kWheel, {".whl"}},
       {Extractor::kCudaPath, {"cuda-", "cuda\\v", "cuda/v"}},
       {Extractor::kVisibleDevices, {"cuda_visible_devices"}},
@@ -1158,6 +1138,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kDeviceList, {"device_type", "gpu_device_name"}},
       {Extractor::kContainerPrompt, {"@"}},
   };
+  // clang-format on
   return kTable;
 }
 
