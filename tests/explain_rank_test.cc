@@ -224,16 +224,16 @@ TEST(ExplainRank, APtxOnlyGpuThatIsNotListedIsNotSlowItIsMissing) {
   EXPECT_EQ(missing.findings.front().id, "cudart_missing");
   EXPECT_EQ(find(run(stated + "tf.config.list_physical_devices('GPU') returns [].\n"), "ptx_jit_slow"), nullptr);
   // Nor where the build has no CUDA on the platform (TF 2.13 on native Windows).
-  EXPECT_EQ(find(run("Windows 10, tensorflow 2.13, RTX 3070. tf.test.is_built_with_cuda() returns False.\n"),
-                 "ptx_jit_slow"),
-            nullptr);
+  EXPECT_EQ(
+      find(run("Windows 10, tensorflow 2.13, RTX 3070. tf.test.is_built_with_cuda() returns False.\n"), "ptx_jit_slow"),
+      nullptr);
   // TensorFlow created the device and did not log its PTX warning, and nobody complains of a
   // slow start: nothing to fix first, the JIT a heads-up below it.
-  const auto created = run(
-      "WSL2 Ubuntu 22.04, tensorflow 2.15.0.\n"
-      "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1929] Created device "
-      "/job:localhost/replica:0/task:0/device:GPU:0 with 5563 MB memory:  -> device: 0, name: NVIDIA GeForce RTX "
-      "3060, pci bus id: 0000:01:00.0, compute capability: 8.6\n");
+  const auto created =
+      run("WSL2 Ubuntu 22.04, tensorflow 2.15.0.\n"
+          "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1929] Created device "
+          "/job:localhost/replica:0/task:0/device:GPU:0 with 5563 MB memory:  -> device: 0, name: NVIDIA GeForce RTX "
+          "3060, pci bus id: 0000:01:00.0, compute capability: 8.6\n");
   ASSERT_FALSE(created.findings.empty());
   EXPECT_EQ(created.findings.front().id, "harmless_warning_only");
   ASSERT_NE(find(created, "ptx_jit_slow"), nullptr);
