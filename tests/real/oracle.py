@@ -69,10 +69,12 @@ try:
     import tensorflow as tf
 
     out["tf_version"] = tf.__version__
-    out["physical_gpus"] = [d.name for d in tf.config.list_physical_devices("GPU")]
+    # TF 1.14 / 1.15 have these under tf.config.experimental only.
+    config = tf.config if hasattr(tf.config, "list_physical_devices") else tf.config.experimental
+    out["physical_gpus"] = [d.name for d in config.list_physical_devices("GPU")]
     try:
         # Creating the logical devices runs GPUDeviceFactory::CreateDevices.
-        out["logical_gpus"] = [d.name for d in tf.config.list_logical_devices("GPU")]
+        out["logical_gpus"] = [d.name for d in config.list_logical_devices("GPU")]
     except Exception as e:  # the mock driver has no device memory: TF may fail after loading
         out["logical_error"] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
 except Exception as e:

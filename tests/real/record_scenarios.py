@@ -37,6 +37,10 @@ RECORDED = {
     "tf221-plain/mock-driver": "TF 2.21.0 without [and-cuda] (no CUDA libraries)",
     "tf2161-cuda/as-installed": "TF 2.16.1 [and-cuda] as pip installs it",
     "tf212-cu11/docs-ld-library-path": "TF 2.12.0 + nvidia-*-cu11 wheels on LD_LIBRARY_PATH (TF 2.12 docs)",
+    "tf210/cuda118-on-ld-library-path": "TF 2.10.1 (built for CUDA 11.2 / cuDNN 8.1) with CUDA 11.8 + cuDNN 8.6 on "
+                                        "LD_LIBRARY_PATH",
+    "tf210/no-cuda": "TF 2.10.1 with no CUDA 11 anywhere",
+    "tf115-gpu/mock-driver": "tensorflow-gpu 1.15.5 with no CUDA 10.0 / cuDNN 7 anywhere",
 }
 
 # Finding ids a layout is defined by (what was taken away), where real TF's answer agrees:

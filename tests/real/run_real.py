@@ -68,8 +68,9 @@ def nvidia_lib_dirs(venv):
 
 
 class Layout:
-    def __init__(self, name, venv, driver="full", ld_path=None, hide=None, note="", env=None):
+    def __init__(self, name, venv, driver="full", ld_path=None, hide=None, note="", env=None, uses=()):
         self.name, self.venv, self.driver = name, venv, driver
+        self.uses = tuple(uses)  # other venvs whose folders ld_path names (set up first)
         self.ld_path = ld_path or (lambda venv_dir: [])  # entries before the mock driver's dir
         self.hide = hide  # path relative to the venv, removed in a hard-linked copy
         self.note = note
@@ -95,6 +96,16 @@ def base_layouts():
         Layout("tf2161-cuda/nvidia-dirs-on-ld-library-path", "tf2161-cuda", ld_path=lambda v: nvidia_lib_dirs(v)),
         Layout("tf212-cu11/docs-ld-library-path", "tf212-cu11", ld_path=cu11_path),
         Layout("tf212-cu11/no-ld-library-path", "tf212-cu11"),
+        # TF 2.10 (CUDA 11.2 / cuDNN 8.1 names) with a CUDA 11.8 + cuDNN 8.6 on the path:
+        # tf212-cu11's nvidia-*-cu11 wheels stand for a system toolkit of that version.
+        Layout("tf210/no-cuda", "tf210"),
+        Layout("tf210/cuda118-on-ld-library-path", "tf210", uses=["tf212-cu11"],
+               ld_path=lambda v: nvidia_lib_dirs(venv_path("tf212-cu11"))),
+        Layout("tf210/cuda118-without-cudnn", "tf210", uses=["tf212-cu11"],
+               ld_path=lambda v: [d for d in nvidia_lib_dirs(venv_path("tf212-cu11"))
+                                  if os.path.basename(os.path.dirname(d)) != "cudnn"]),
+        # TF 1.15's GPU package: CUDA 10.0 and cuDNN 7 names, none of them on this machine.
+        Layout("tf115-gpu/mock-driver", "tf115-gpu"),
     ]
 
 
@@ -315,7 +326,7 @@ def main():
     args.tfgpu = os.path.abspath(args.tfgpu)
     t_start = time.time()
     base = [l for l in base_layouts()]
-    needed = sorted({l.venv for l in base if args.layout in l.name or l.venv in args.layout})
+    needed = sorted({v for l in base if args.layout in l.name or l.venv in args.layout for v in (l.venv,) + l.uses})
     for n in needed:
         rc, why = venvs.ensure(BUILD, n, lambda s: print(s, flush=True))
         print("[real] venv %s: %s" % (n, why), flush=True)

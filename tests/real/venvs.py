@@ -21,7 +21,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 SKIP = 77
 
-# name: (python minor, pip requirement, extra requirements, how it is set up)
+# name: (python minor, pip requirements, how it is set up)
 VENVS = {
     "tf221-cuda": ("3.11", ["tensorflow[and-cuda]==2.21.0"],
                    "pip install \"tensorflow[and-cuda]\" (TF 2.21 docs, pip.md)"),
@@ -38,7 +38,23 @@ VENVS = {
                             "nvidia-cusolver-cu11==11.4.1.48", "nvidia-cusparse-cu11==11.7.5.86"],
                    "TF 2.12 docs: cudatoolkit 11.8 + nvidia-cudnn-cu11==8.6.0.163 on LD_LIBRARY_PATH "
                    "(toolkit from nvidia-*-cu11 wheels)"),
+    # The last release with a native-Windows GPU build (its Linux wheel here; CUDA 11.2 /
+    # cuDNN 8.1 names, met by tf212-cu11's CUDA 11.8 wheels). Its requirements have no upper
+    # bound on NumPy: a plain `pip install tensorflow==2.10.1` today brings NumPy 2, with
+    # which the import fails ("_pywrap_bfloat16 ... Unable to convert function return value"),
+    # so `numpy<2`, as users must.
+    "tf210": ("3.10", ["tensorflow==2.10.1", "numpy<2"], "pip install tensorflow==2.10.1 \"numpy<2\""),
+    # TF 1.x: the GPU build is its own package, CUDA 10.0 / cuDNN 7 names (none on PyPI, so
+    # only failing layouts). Today's protobuf breaks its import ("Descriptors cannot not be
+    # created directly"): protobuf 3.20.3, the fix protobuf's message names. gast 0.2.2, which
+    # it pins, exists only as a (pure-Python) sdist.
+    "tf115-gpu": ("3.7", ["tensorflow-gpu==1.15.5", "protobuf==3.20.3"],
+                  "pip install tensorflow-gpu==1.15.5 protobuf==3.20.3"),
 }
+
+# Pure-Python packages a venv's pins exist for only as source distributions (pip builds them;
+# everything else must be a wheel).
+SDISTS = {"tf115-gpu": ["gast"]}
 
 
 def find_python(minor):
@@ -103,7 +119,7 @@ def ensure(build, name, log):
             last = (probe.stdout.strip().splitlines() or ["no output"])[-1]
             return SKIP, "pip could not reach the package index (pip index versions tensorflow: %s)" % last
         cmd = [os.path.join(d, "bin", "python"), "-m", "pip", "install", "--progress-bar", "off",
-               "--only-binary", ":all:"] + spec["requirements"]
+               "--only-binary", ":all:"] + ["--no-binary=" + n for n in SDISTS.get(name, [])] + spec["requirements"]
         cons = os.path.join(HERE, "constraints", name + ".txt")
         if os.path.exists(cons):
             cmd += ["-c", cons]
