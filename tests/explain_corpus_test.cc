@@ -66,12 +66,15 @@ using ::tfgpu::testing::ReportCase;
 // 4/4): dev 83.5% / 90.8% (316), held-out 53.6% / 69.1% (110); then 10 more (6 dev, 4
 // held-out), measured before any change against them at 5/10 and 7/10 (held-out 1/4 and
 // 3/4); then ("low GPU usage" wordings) dev 83.2% / 90.7% (322), held-out 52.6% / 69.3% (114);
+// then 14 more (10 dev, 4 held-out), measured before any change against them at 10/14 and
+// 11/14 (held-out 3/4 and 4/4); then ("OOM" as a word, the VC runtime said missing) dev
+// 83.4% / 90.7% (332), held-out 54.2% / 71.2% (118);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.83;
 constexpr double kDevTop3Floor = 0.90;
-constexpr double kHeldTop1Floor = 0.52;
-constexpr double kHeldTop3Floor = 0.69;
+constexpr double kHeldTop1Floor = 0.54;
+constexpr double kHeldTop3Floor = 0.71;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 
