@@ -250,6 +250,30 @@ TEST(ExplainRank, AReleaseInstalledWithItsCudaExtraDatesTheDriverNeed) {
   EXPECT_EQ(top(log), "driver_too_old");
 }
 
+TEST(ExplainRank, TheAllocatorsNotAFailureWarningIsHarmlessAndItsFailureIsNot) {
+  // bfc_allocator.cc's two "ran out of memory" warnings (the first string is in TF 2.10.1's
+  // libtensorflow_framework.so.2): one says itself it is not a failure.
+  const std::string retry =
+      "W tensorflow/core/common_runtime/bfc_allocator.cc:275] Allocator (GPU_0_bfc) ran out of memory trying to "
+      "allocate 2.27GiB with freed_by_count=0. The caller indicates that this is not a failure, but this may mean "
+      "that there could be performance gains if more memory were available.\n";
+  EXPECT_EQ(top(retry), "harmless_warning_only");
+  EXPECT_EQ(top("W tensorflow/core/common_runtime/bfc_allocator.cc:275] Allocator (GPU_0_bfc) ran out of memory "
+                "trying to allocate 2.26GiB.\n"),
+            "oom");
+}
+
+TEST(ExplainRank, AGpuTensorflowListsIsNoGpuItDoesNotUse) {
+  // TensorRT missing and the GPU listed: nothing to fix, and no "usual causes of an unused GPU".
+  const auto r = run(
+      "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Cannot dlopen some TensorRT "
+      "libraries. If you would like to use Nvidia GPU with TensorRT, please make sure the missing libraries "
+      "mentioned above are installed properly.\n"
+      "[PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')]\n");
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings.front().id, "harmless_warning_only");
+}
+
 TEST(ExplainRank, AMissingLibraryTheReporterFindsOnDiskIsTheSearchPath) {
   const std::string log =
       "ImportError: libcudart.so.7.5: cannot open shared object file: No such file or directory\n"
