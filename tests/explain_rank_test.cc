@@ -265,11 +265,11 @@ TEST(ExplainRank, TheAllocatorsNotAFailureWarningIsHarmlessAndItsFailureIsNot) {
 
 TEST(ExplainRank, AGpuTensorflowListsIsNoGpuItDoesNotUse) {
   // TensorRT missing and the GPU listed: nothing to fix, and no "usual causes of an unused GPU".
-  const auto r = run(
-      "W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Cannot dlopen some TensorRT "
-      "libraries. If you would like to use Nvidia GPU with TensorRT, please make sure the missing libraries "
-      "mentioned above are installed properly.\n"
-      "[PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')]\n");
+  const auto r =
+      run("W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Cannot dlopen some TensorRT "
+          "libraries. If you would like to use Nvidia GPU with TensorRT, please make sure the missing libraries "
+          "mentioned above are installed properly.\n"
+          "[PhysicalDevice(name='/physical_device:GPU:0', device_type='GPU')]\n");
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings.front().id, "harmless_warning_only");
 }

@@ -190,8 +190,8 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
   // doing so.
   // Nor when the report shows TensorFlow listing the GPU and says nothing of it missing.
   const bool listed_only = facts.flag("gpu_listed") && !facts.flag("gpu_missing");
-  if (strongest < kHarmlessBelow && (facts.flag("gpu_missing") || facts.flag("gpu_wanted")) && !facts.flag("gpu_works") &&
-      !listed_only) {
+  if (strongest < kHarmlessBelow && (facts.flag("gpu_missing") || facts.flag("gpu_wanted")) &&
+      !facts.flag("gpu_works") && !listed_only) {
     std::vector<std::pair<const char*, double>> usual = {
         {"cuda_version_mismatch", 0.2}, {"wrong_package", 0.18}, {"cudart_missing", 0.16}};
     // In a container that was not shown to get the GPU (no --gpus / nvidia runtime), the
