@@ -6,8 +6,11 @@ install of another package does). Real TensorFlow is the oracle: `import tensorf
 fail there with NumPy's "compiled using NumPy 1.x" message; `tfgpu doctor --python` must
 report numpy_abi_mismatch for it. Fetches tensorflow-cpu 2.12.0 and its dependencies
 (~250 MB) and numpy 2.0.2 through pip's cache on the first run; the venv is kept in the
-real tier's venv folder (numpy2-tf212) and reused. Exit 77 (skip) without Python 3.11 or
-network."""
+real tier's venv folder (numpy2-tf212) and reused. Then the same for TensorFlow 2.10.1, the
+last release with a native-Windows GPU build, whose wheel sets no upper bound on NumPy (so a
+plain `pip install tensorflow==2.10.1` brings NumPy 2 today): a hard-linked copy of the real
+tier's tf210 venv (numpy2-tf210; the original is never changed) with numpy 2.2.6 installed by
+the copy's own python (~20 MB). Exit 77 (skip) without Python 3.10 / 3.11 or network."""
 import argparse
 import json
 import os
@@ -18,6 +21,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import venvs  # noqa: E402
 
 SPEC = "tensorflow-cpu==2.12.0 then numpy==2.0.2 --no-deps"
+SPEC_210 = "cp -al of the real tier's tf210 venv, then numpy==2.2.6"
 
 
 def ensure(venv: str) -> bool:
@@ -39,6 +43,53 @@ def ensure(venv: str) -> bool:
     return True
 
 
+def ensure_tf210(build: str, venv: str) -> bool:
+    """numpy2-tf210: the real tier's tf210 venv (TF 2.10.1 + numpy<2), hard-linked, with NumPy 2
+    installed into the copy by the copy's own python (bin/pip's shebang names the original)."""
+    marker = os.path.join(venv, "tfgpu-spec.txt")
+    base = venvs.venv_dir(build, "tf210")
+    base_marker = os.path.join(base, ".tfgpu-ready")
+    if os.path.exists(marker) and os.path.exists(base_marker) and \
+            open(marker).read() == SPEC_210 + "\n" + open(base_marker).read():
+        return True
+    rc, _ = venvs.ensure(build, "tf210", lambda s: print(s, flush=True))
+    if rc != 0:
+        return False
+    subprocess.run(["rm", "-rf", venv], check=False)
+    if subprocess.run(["cp", "-al", base, venv]).returncode != 0:
+        return False
+    os.unlink(os.path.join(venv, ".tfgpu-ready"))  # the copy is not the tf210 venv
+    py = os.path.join(venv, "bin", "python")
+    if subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--only-binary", ":all:",
+                       "numpy==2.2.6"]).returncode != 0:
+        return False
+    open(marker, "w").write(SPEC_210 + "\n" + open(base_marker).read())
+    return True
+
+
+def check(a, py: str, what: str):
+    """Real TF (the oracle) must fail to import with NumPy's own words; doctor --python and explain
+    (fed only what the import printed, the user's paste) must both say numpy_abi_mismatch.
+    Returns the oracle's result, or None on a failure (printed)."""
+    oracle = subprocess.run([py, "-c", "import tensorflow"], capture_output=True, text=True)
+    if oracle.returncode == 0 or "compiled using NumPy 1.x" not in oracle.stdout + oracle.stderr:
+        print(f"FAIL: {what}: the oracle did not fail as expected (rc {oracle.returncode}); the premise is wrong")
+        return None
+    r = subprocess.run([os.path.abspath(a.tfgpu), "--json", "doctor", "--python", py], capture_output=True, text=True)
+    ids = [f.get("id") for f in json.loads(r.stdout).get("findings", [])]
+    if "numpy_abi_mismatch" not in ids:
+        print(f"FAIL: {what}: real import fails with NumPy 2, doctor's findings: {ids}")
+        return None
+    e = subprocess.run([os.path.abspath(a.tfgpu), "explain", "--json", "-"], input=oracle.stdout + oracle.stderr,
+                       capture_output=True, text=True)
+    top = [f.get("id") for f in json.loads(e.stdout).get("findings", [])][:1]
+    if top != ["numpy_abi_mismatch"]:
+        print(f"FAIL: {what}: on the real import's output explain's first finding is {top}, not numpy_abi_mismatch")
+        return None
+    print(f"OK: {what}: real TensorFlow does not import; doctor and explain (on its output) say numpy_abi_mismatch")
+    return oracle
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -51,28 +102,17 @@ def main() -> int:
         print(f"SKIP: could not make {venv} ({SPEC}): no Python 3.11 or no network")
         return 77
     py = os.path.join(venv, "bin", "python")
-    oracle = subprocess.run([py, "-c", "import tensorflow"], capture_output=True, text=True)
-    if oracle.returncode == 0 or "compiled using NumPy 1.x" not in oracle.stdout + oracle.stderr:
-        print(f"FAIL: the oracle did not fail as expected (rc {oracle.returncode}); the premise is wrong")
+    oracle = check(a, py, "TensorFlow 2.12.0 with NumPy 2.0.2")
+    if oracle is None:
         return 1
-    r = subprocess.run([os.path.abspath(a.tfgpu), "--json", "doctor", "--python", py], capture_output=True, text=True)
-    doc = json.loads(r.stdout)
-    ids = [f.get("id") for f in doc.get("findings", [])]
-    if "numpy_abi_mismatch" not in ids:
-        print(f"FAIL: real import fails with NumPy 2, doctor's findings: {ids}")
-        return 1
-    # explain fed only what the failed import printed (the user's paste) names the same cause.
-    e = subprocess.run([os.path.abspath(a.tfgpu), "explain", "--json", "-"], input=oracle.stdout + oracle.stderr,
-                       capture_output=True, text=True)
-    top = [f.get("id") for f in json.loads(e.stdout).get("findings", [])][:1]
-    if top != ["numpy_abi_mismatch"]:
-        print(f"FAIL: on the real import's output explain's first finding is {top}, not numpy_abi_mismatch")
-        return 1
-    print("OK: real TensorFlow 2.12.0 does not import with NumPy 2.0.2; doctor and explain (on its output) say "
-          "numpy_abi_mismatch")
     if a.record:
         record(a, venv, py, oracle)
-    return 0
+    venv210 = venvs.venv_dir(a.build, "numpy2-tf210")
+    if not ensure_tf210(a.build, venv210):
+        print(f"SKIP: could not make {venv210} ({SPEC_210}): no Python 3.10 or no network")
+        return 77
+    what = "TensorFlow 2.10.1 (as `pip install tensorflow==2.10.1` brings it today) with NumPy 2.2.6"
+    return 0 if check(a, os.path.join(venv210, "bin", "python"), what) is not None else 1
 
 
 def record(a, venv, py, oracle):
