@@ -92,7 +92,9 @@ TEST(ExplainExtract, TheGpuUnseenInTheReportersWords) {
                            "The GPU is not being detected by tensorflow 2.4\n", "my gpu wasn't found\n",
                            "Why doesn't TensorFlow seem to use the GPU?\n", "no GPU was detected\n",
                            "training still only occupies the CPU\n", "it uses only the CPU\n", "only the CPU is used\n",
-                           "GPU devices are not detected on Colab\n", "Title: GPU not utilizing\n"})
+                           "GPU devices are not detected on Colab\n", "Title: GPU not utilizing\n",
+                           "TensorFlow does not find my RTX 3070.\n", "My RTX 3060 is not detected by tensorflow\n",
+                           "the Tesla V100 is not used by keras\n"})
     EXPECT_TRUE(facts_of(said).flag("gpu_unseen_prose")) << said;
   // Keeping TensorFlow off the GPU, a condition, the GPU's memory or driver, or a GPU that is used: not it.
   for (const char* said :
@@ -101,7 +103,8 @@ TEST(ExplainExtract, TheGpuUnseenInTheReportersWords) {
         "Tensorflow uses the GPU fine.\n", "I did not install the GPU driver myself.\n", "The CPU usage is 100%\n",
         "I only have a CPU\n", "It runs on the CPU only for preprocessing, then on the GPU\n",
         "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1700] not using gpu 1\n",
-        "The GPU device memory is not freed\n"})
+        "The GPU device memory is not freed\n", "I have an RTX 3090 and training works fine\n",
+        "Tesla is not a GPU word here, it doesn't matter\n"})
     EXPECT_FALSE(facts_of(said).flag("gpu_unseen_prose")) << said;
 }
 

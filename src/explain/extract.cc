@@ -1027,6 +1027,15 @@ bool says_gpu_unseen(std::string_view sentence) {
     if (w[i] == "gpu" || w[i] == "gpus" || w[i] == "gpu's") {
     } else if ((w[i] == "card" || w[i] == "cards") && i > 0 && (w[i - 1] == "graphics" || w[i - 1] == "video")) {
       --i;  // the name starts one word earlier
+    } else if (in_list(w[i], {"rtx", "gtx", "geforce", "quadro", "tesla", "titan"})) {
+      // A GPU named by its model ("my RTX 3070", "the GeForce GTX 1080 Ti"): the name runs
+      // over the series words and the tokens with digits after it.
+      auto model_part = [&](std::string_view t) {
+        return in_list(t, {"rtx", "gtx", "ti", "super", "laptop", "mobile"}) ||
+               std::any_of(t.begin(), t.end(), [](char c) { return is_digit(c); });
+      };
+      while (end + 1 < w.size() && model_part(w[end + 1])) ++end;
+      if (end == i) continue;  // "tesla" alone is no model
     } else {
       continue;
     }
@@ -1134,7 +1143,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kMemoryProse, {"memory", "vram"}},
       {Extractor::kPackagesProse, {"tensorflow-gpu", "tensorflow_gpu"}},
       {Extractor::kTfjsNode, {"tfjs-node", "tensorflow.js version", "tfjs version"}},
-      {Extractor::kGpuUnseenProse, {"gpu", "graphics card", "video card", "cpu"}},
+      {Extractor::kGpuUnseenProse, {"gpu", "graphics card", "video card", "cpu", "rtx", "gtx", "geforce", "quadro", "tesla", "titan"}},
       {Extractor::kDeviceList, {"device_type", "gpu_device_name"}},
       {Extractor::kContainerPrompt, {"@"}},
   };

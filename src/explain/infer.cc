@@ -535,6 +535,20 @@ void toolkit_matches_but_gpu_skipped(const InferenceInput& in, const kb::Knowled
     auto parsed = Version::parse(v);
     if (!parsed || !runtime_files(kb, r, *parsed, platform_of(f)).fit().value_or(false)) return;
   }
+  // A cuDNN stated too: of another major, the stated-apart rule judges it; of the major the
+  // release opens, every file is installed and what is left is the search path.
+  if (auto stated = Version::parse(f.cudnn_version.value); !f.cudnn_version.empty() && stated) {
+    if (stated->major() != r.cudnn.major()) return;
+    Inference inf{"env_path_not_set", 0.45, "runtime.toolkit_and_cudnn_match_path_left", {}};
+    inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
+    inf.evidence.push_back(from_fact(fmt::format("CUDA {} and cuDNN {} stated: the toolkit and the cuDNN major "
+                                                 "TensorFlow {} opens",
+                                                 f.cuda_version.value, f.cudnn_version.value, r.version.str()),
+                                     f.cudnn_version));
+    inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
+    out.push_back(std::move(inf));
+    return;
+  }
   Inference inf{"cudnn_missing", 0.45, "runtime.toolkit_matches_cudnn_left", {}};
   inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
   inf.evidence.push_back(from_fact(fmt::format("CUDA {} stated: the toolkit TensorFlow {} opens", f.cuda_version.value,
