@@ -278,7 +278,8 @@ TEST(ExplainRank, AToolkitAndACudnnOfTheRightMajorStatedLeaveTheSearchPath) {
   // TF 2.16.1 opens CUDA 12 files and libcudnn.so.8 (KB): with CUDA 12.3 and cuDNN 8.9.7 both
   // stated, cuDNN is not what is missing; without the cuDNN statement it is the first guess.
   const std::string said = "tensorflow 2.16.1, Ubuntu 22.04, RTX 4090. I installed CUDA 12.3";
-  const std::string rest = " system-wide, then pip install tensorflow. tf.config.list_physical_devices('GPU') returns [].\n";
+  const std::string rest =
+      " system-wide, then pip install tensorflow. tf.config.list_physical_devices('GPU') returns [].\n";
   const auto both = run(said + " and cuDNN 8.9.7" + rest);
   ASSERT_FALSE(both.findings.empty());
   EXPECT_EQ(both.findings.front().id, "env_path_not_set");
