@@ -12,8 +12,6 @@
 
 namespace tfgpu::explain {
 
-bool has_word(std::string_view text, std::initializer_list<std::string_view> words);
-
 namespace {
 
 bool is_alnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; }
@@ -23,6 +21,18 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 // Keyword boundary: the byte before is not a letter or digit.
 bool boundary_before(std::string_view s, size_t pos) { return pos == 0 || !is_alnum(s[pos - 1]); }
 bool boundary_after(std::string_view s, size_t end) { return end >= s.size() || !is_alnum(s[end]); }
+
+// Whether one of `words` occurs in `text` as a whole word (or as a word's start when the
+// entry ends in '*': "allocat*" is "allocates", "allocated", "allocating").
+bool has_word(std::string_view text, std::initializer_list<std::string_view> words) {
+  for (std::string_view w : words) {
+    const bool stem = !w.empty() && w.back() == '*';
+    if (stem) w.remove_suffix(1);
+    for (size_t at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1))
+      if (boundary_before(text, at) && (stem || boundary_after(text, at + w.size()))) return true;
+  }
+  return false;
+}
 
 // Every boundary-delimited occurrence of `kw` (lower-case) in `lower`, calling f(end).
 template <typename F>
@@ -835,18 +845,6 @@ std::optional<std::string> version_after(std::string_view line, size_t pos, Vers
     if (++words > 8) return std::nullopt;
   }
   return std::nullopt;
-}
-
-// Whether one of `words` occurs in `text` as a whole word (or as a word's start when the
-// entry ends in '*': "allocat*" is "allocates", "allocated", "allocating").
-bool has_word(std::string_view text, std::initializer_list<std::string_view> words) {
-  for (std::string_view w : words) {
-    const bool stem = !w.empty() && w.back() == '*';
-    if (stem) w.remove_suffix(1);
-    for (size_t at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1))
-      if (boundary_before(text, at) && (stem || boundary_after(text, at + w.size()))) return true;
-  }
-  return false;
 }
 
 // Calls fn(sentence) for each sentence of a prose line (ended by ". ", "? ", "! " or "; ")

@@ -537,7 +537,7 @@ void toolkit_matches_but_gpu_skipped(const InferenceInput& in, const kb::Knowled
   }
   // A cuDNN stated too: of another major, the stated-apart rule judges it; of the major the
   // release opens, every file is installed and what is left is the search path.
-  if (auto stated = Version::parse(f.cudnn_version.value); !f.cudnn_version.empty() && stated) {
+  if (auto stated = Version::parse(f.cudnn_version.value)) {
     if (stated->major() != r.cudnn.major()) return;
     Inference inf{"env_path_not_set", 0.45, "runtime.toolkit_and_cudnn_match_path_left", {}};
     inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));

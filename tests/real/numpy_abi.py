@@ -10,7 +10,8 @@ real tier's venv folder (numpy2-tf212) and reused. Then the same for TensorFlow 
 last release with a native-Windows GPU build, whose wheel sets no upper bound on NumPy (so a
 plain `pip install tensorflow==2.10.1` brings NumPy 2 today): a hard-linked copy of the real
 tier's tf210 venv (numpy2-tf210; the original is never changed) with numpy 2.2.6 installed by
-the copy's own python (~20 MB). Exit 77 (skip) without Python 3.10 / 3.11 or network."""
+the copy's own python (~20 MB), left out (said so) on a machine without Python 3.10. Exit 77
+(skip) without Python 3.11 or network."""
 import argparse
 import json
 import os
@@ -43,29 +44,32 @@ def ensure(venv: str) -> bool:
     return True
 
 
-def ensure_tf210(build: str, venv: str) -> bool:
+def ensure_tf210(build: str, venv: str):
     """numpy2-tf210: the real tier's tf210 venv (TF 2.10.1 + numpy<2), hard-linked, with NumPy 2
-    installed into the copy by the copy's own python (bin/pip's shebang names the original)."""
+    installed into the copy by the copy's own python (bin/pip's shebang names the original).
+    Returns (ready, why not)."""
     marker = os.path.join(venv, "tfgpu-spec.txt")
     base = venvs.venv_dir(build, "tf210")
     base_marker = os.path.join(base, ".tfgpu-ready")
-    if os.path.exists(marker) and os.path.exists(base_marker) and \
-            open(marker).read() == SPEC_210 + "\n" + open(base_marker).read():
-        return True
+
+    def spec():  # this copy's spec: the recipe and the tf210 venv's own marker
+        return SPEC_210 + "\n" + open(base_marker).read()
+
+    if os.path.exists(marker) and os.path.exists(base_marker) and open(marker).read() == spec():
+        return True, "ready"
     rc, why = venvs.ensure(build, "tf210", lambda s: print(s, flush=True))
     if rc != 0:
-        print(f"[numpy_abi] tf210: {why}")
-        return False
+        return False, why
     subprocess.run(["rm", "-rf", venv], check=False)
     if subprocess.run(["cp", "-al", base, venv]).returncode != 0:
-        return False
+        return False, "cp -al failed"
     os.unlink(os.path.join(venv, ".tfgpu-ready"))  # the copy is not the tf210 venv
     py = os.path.join(venv, "bin", "python")
     if subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--only-binary", ":all:",
                        "numpy==2.2.6"]).returncode != 0:
-        return False
-    open(marker, "w").write(SPEC_210 + "\n" + open(base_marker).read())
-    return True
+        return False, "pip install numpy==2.2.6 failed"
+    open(marker, "w").write(spec())
+    return True, "created"
 
 
 def check(a, py: str, what: str):
@@ -109,11 +113,12 @@ def main() -> int:
     if a.record:
         record(a, venv, py, oracle)
     venv210 = venvs.venv_dir(a.build, "numpy2-tf210")
-    if not ensure_tf210(a.build, venv210):
-        if not venvs.find_python("3.10"):
-            print("LEFT OUT: TensorFlow 2.10.1 with NumPy 2 (no Python 3.10 on this machine); 2.12.0 was checked")
-            return 0
-        print(f"SKIP: could not make {venv210} ({SPEC_210}): no network")
+    ready, why = ensure_tf210(a.build, venv210)
+    if not ready and why.startswith("no python"):  # venvs.ensure's words, as run_real.py reads them
+        print(f"LEFT OUT: TensorFlow 2.10.1 with NumPy 2 ({why}); 2.12.0 was checked")
+        return 0
+    if not ready:
+        print(f"SKIP: could not make {venv210} ({SPEC_210}): {why}")
         return 77
     what = "TensorFlow 2.10.1 (as `pip install tensorflow==2.10.1` brings it today) with NumPy 2.2.6"
     return 0 if check(a, os.path.join(venv210, "bin", "python"), what) is not None else 1

@@ -76,6 +76,10 @@ class Layout:
         self.note = note
         self.env = env or {}  # the mock driver's knobs (mock_driver/*.c), for doctor and TF alike
 
+    def venvs(self):
+        """Every venv this layout needs: its own and those its ld_path names."""
+        return {self.venv, *self.uses}
+
 
 def base_layouts():
     cu11_path = lambda v: nvidia_lib_dirs(v)  # noqa: E731  the TF 2.12 docs' LD_LIBRARY_PATH
@@ -326,7 +330,7 @@ def main():
     args.tfgpu = os.path.abspath(args.tfgpu)
     t_start = time.time()
     base = [l for l in base_layouts()]
-    needed = sorted({v for l in base if args.layout in l.name or l.venv in args.layout for v in (l.venv,) + l.uses})
+    needed = sorted({v for l in base if args.layout in l.name or l.venv in args.layout for v in l.venvs()})
     no_python = set()
     for n in needed:
         rc, why = venvs.ensure(BUILD, n, lambda s: print(s, flush=True))
@@ -342,10 +346,10 @@ def main():
         if rc:
             return rc
     if no_python:
-        left_out = [l.name for l in base if {l.venv, *l.uses} & no_python]
+        left_out = [l.name for l in base if l.venvs() & no_python]
         print("[real] LEFT OUT (no Python for %s): %s" % (", ".join(sorted(no_python)), ", ".join(left_out)),
               flush=True)
-        base = [l for l in base if not ({l.venv, *l.uses} & no_python)]
+        base = [l for l in base if not l.venvs() & no_python]
         if not [l for l in base if args.layout in l.name]:
             print("[real] SKIPPED: no layout left", flush=True)
             return SKIP
