@@ -56,7 +56,7 @@ TEST(KbBlob, CutShortOrForeignBytesAreAnError) {
   }
   EXPECT_FALSE(deserialize_kb(blob + "x")) << "trailing bytes";
   std::string foreign = blob;
-  foreign[7] = '\x02';
+  foreign[7] = static_cast<char>(foreign[7] + 1);
   EXPECT_FALSE(deserialize_kb(foreign)) << "another format version";
   // Counts far beyond the remaining bytes are refused before anything is allocated.
   std::string huge = blob.substr(0, 8) + std::string("\xff\xff\xff\x7f", 4);

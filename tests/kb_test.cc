@@ -3,6 +3,7 @@
 // shared/facts/tensorflow.md and nvidia.md, including every cell where the popular
 // blog table is wrong (tensorflow.md section 1e).
 #include <algorithm>
+#include <fstream>
 #include <regex>
 #include <set>
 
@@ -874,6 +875,57 @@ TEST(Kb, PlainTensorflowIsCpuOnlyUpToTwoZero) {
   }
   ASSERT_NE(kb.gpu_package(tf("1.15"), Platform::kLinux), nullptr);
   EXPECT_EQ(kb.gpu_package(tf("1.15"), Platform::kLinux)->name, "tensorflow-gpu");
+}
+
+// The [[tensorrt]] rows say what the derivation files record: which TensorRT files each
+// release opened when real TF started (kb/derivations/tensorrt_at_import.txt) and that they
+// are the names its wheel's loaders pass (kb/derivations/tensorrt.txt).
+std::vector<std::vector<std::string>> derivation_rows(const std::string& file) {
+  std::ifstream in(std::string(TFGPU_SOURCE_DIR) + "/kb/derivations/" + file);
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::vector<std::string> cells;
+    for (const auto& c : split(line, '|')) cells.push_back(std::string(trim(c)));
+    rows.push_back(std::move(cells));
+  }
+  return rows;
+}
+
+std::vector<std::string> optional_files(std::string_view version) {
+  std::vector<std::string> out;
+  for (const auto& l : shipped_kb().tf_libraries(tf(version), Platform::kLinux).optional) out.push_back(l.file);
+  return out;
+}
+
+TEST(KbFacts, TensorrtRowsAreWhatRealTensorflowOpened) {
+  auto rows = derivation_rows("tensorrt_at_import.txt");
+  ASSERT_GE(rows.size(), 18u);
+  for (const auto& r : rows) {
+    ASSERT_EQ(r.size(), 4u);
+    const std::string tried = r[2].substr(std::string("tried: ").size());
+    std::vector<std::string> want = tried == "-" ? std::vector<std::string>{} : split(tried, ' ');
+    EXPECT_EQ(optional_files(r[0]), want) << r[0];
+    if (!want.empty()) EXPECT_EQ(shipped_kb().tf_libraries(tf(r[0]), Platform::kLinux).optional_warning, r[3]) << r[0];
+  }
+  EXPECT_TRUE(optional_files("2.21").empty());  // real tier: TF 2.21 opens no TensorRT
+  EXPECT_TRUE(shipped_kb().tf_libraries(tf("2.10"), Platform::kWindows).optional.empty());
+}
+
+TEST(KbFacts, TensorrtFilesAreTheNamesTheWheelsLoadersPass) {
+  int checked = 0;
+  for (const auto& r : derivation_rows("tensorrt.txt")) {
+    ASSERT_EQ(r.size(), 5u);
+    auto lookup = shipped_kb().find_tf(r[0]);
+    if (!lookup) continue;
+    auto files = optional_files(r[0]);
+    if (files.empty()) continue;
+    // build_info has the key from 2.5 on; 2.1's says nothing (None) and opened it all the same.
+    EXPECT_NE(r[2], "is_tensorrt_build: False") << r[0];
+    EXPECT_EQ((std::vector<std::string>{r[3], r[4]}), files) << r[0];
+    ++checked;
+  }
+  EXPECT_GE(checked, 8);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "report/doctor_report.h"
 #include "rules/rule_list.h"
 #include "rules/rule_support.h"
 #include "support/doctor_scenarios.h"
@@ -185,6 +186,51 @@ TEST(RuleMsvcRuntime, OnlyWhenTheRuntimeProbeLooked) {
   EXPECT_EQ(rules::rule_msvc_runtime(s, test_kb()).size(), 1u);
   s.runtime_state.status = ProbeStatus::kNotProbed;
   EXPECT_TRUE(rules::rule_msvc_runtime(s, test_kb()).empty());
+}
+
+// TensorRT (kb [[tensorrt]], read from the wheels and from real runs): TF 2.15 opens
+// libnvinfer.so.8.6.1 when it starts and warns when it is missing; harmless, said as info.
+TEST(RuleTensorrt, MissingTensorrtIsAHarmlessNoteNamingTheFile) {
+  auto f = rules::rule_tensorrt(load_scenario("linux_pip_and_cuda_good"), test_kb());
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].id, "tensorrt_not_found");
+  EXPECT_EQ(f[0].severity, Severity::kInfo);
+  EXPECT_NE(f[0].title.find("libnvinfer.so.8.6.1"), std::string::npos) << f[0].title;
+  EXPECT_NE(f[0].title.find("Could not find TensorRT"), std::string::npos) << f[0].title;
+  EXPECT_NE(f[0].fix.back().find("TensorRT 8.6.1"), std::string::npos) << f[0].fix.back();
+}
+
+TEST(RuleTensorrt, TensorrtOnTheSearchPathIsNoFinding) {
+  Snapshot s = load_scenario("linux_pip_and_cuda_good");
+  std::vector<LibraryFile> trt;
+  for (const auto& l : s.libraries)
+    if (l.name == "libcudnn.so.8")
+      for (std::string name : {"libnvinfer.so.8.6.1", "libnvinfer_plugin.so.8.6.1"}) {
+        LibraryFile copy = l;
+        copy.path = l.path.substr(0, l.path.rfind('/') + 1) + name;
+        copy.name = copy.elf.soname = name;
+        copy.component = "tensorrt";
+        trt.push_back(copy);
+      }
+  ASSERT_EQ(trt.size(), 2u);
+  s.libraries.insert(s.libraries.end(), trt.begin(), trt.end());
+  EXPECT_TRUE(rules::rule_tensorrt(s, test_kb()).empty());
+}
+
+// A build without TensorRT (build_info is_tensorrt_build False) never opens it: no note, and
+// the verdict does not list it.
+TEST(RuleTensorrt, BuildWithoutTensorrtOpensNone) {
+  Snapshot s = load_scenario("linux_pip_and_cuda_good");
+  s.pythons.front().tensorflow.front().build_info["is_tensorrt_build"] = "False";
+  EXPECT_TRUE(rules::rule_tensorrt(s, test_kb()).empty());
+  DoctorReport r = diagnose(s, test_kb());
+  ASSERT_FALSE(r.verdicts.empty());
+  for (const auto& l : r.verdicts.front().libraries) EXPECT_NE(l.component, "tensorrt") << l.file;
+}
+
+// TF 2.18 on has no TensorRT build (real run of 2.21: no libnvinfer attempt).
+TEST(RuleTensorrt, Tf221OpensNoTensorrt) {
+  EXPECT_TRUE(rules::rule_tensorrt(load_scenario("real_tf221_cuda_as_installed"), test_kb()).empty());
 }
 
 }  // namespace

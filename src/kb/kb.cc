@@ -184,6 +184,9 @@ Citation KnowledgeBase::cite(const TfPackage& r) const {
 Citation KnowledgeBase::cite(const AndCudaPins& r) const {
   return make_cite(*this, "tensorflow[and-cuda] " + r.tf.str(), r.prov);
 }
+Citation KnowledgeBase::cite(const TensorRtLoad& r) const {
+  return make_cite(*this, "tensorflow " + r.tf.str() + " TensorRT libraries", r.prov);
+}
 Citation KnowledgeBase::cite(const PipConstraint& r) const {
   return make_cite(*this, fmt::format("pip constraint {} for tensorflow {}", r.requirement, r.tf.str()), r.prov);
 }
@@ -340,6 +343,14 @@ TfLibraries KnowledgeBase::tf_libraries(const TfRelease& tf, Platform p) const {
   }
   out.notes = set->notes;
   out.cites.push_back(cite(*set));
+  for (const auto& t : tensorrt_) {
+    if (!t.tf.contains(tf.version) || std::find(t.platforms.begin(), t.platforms.end(), p) == t.platforms.end())
+      continue;
+    for (const auto& f : t.files) out.optional.push_back({"tensorrt", f, false, false});
+    out.optional_warning = t.warning;
+    out.optional_cites.push_back(cite(t));
+    break;
+  }
   return out;
 }
 

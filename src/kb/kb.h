@@ -172,6 +172,19 @@ struct PipConstraint {
   bool operator==(const PipConstraint&) const = default;
 };
 
+// The TensorRT libraries (TF-TRT) a TF range opens when it starts (import, GPU listing),
+// and the warning it prints when they are missing. Optional: GPU registration does not
+// depend on them, only TF-TRT does.
+struct TensorRtLoad {
+  VersionRange tf;
+  std::vector<Platform> platforms;
+  std::vector<std::string> files;  // "libnvinfer.so.8", "libnvinfer_plugin.so.8", in TF's order
+  std::string warning;             // "TF-TRT Warning: Could not find TensorRT"
+  Provenance prov;
+
+  bool operator==(const TensorRtLoad&) const = default;
+};
+
 // What to tell a user whose platform has no GPU build for a TF range.
 struct PlatformNote {
   Platform platform = Platform::kLinux;
@@ -352,6 +365,11 @@ struct TfLibraries {
   std::vector<LibraryEntry> libraries;  // driver first, then the toolkit libraries, cuDNN last
   bool must_load_verified = true;
   bool linked = false;  // the set's `linked`: a missing must-load library fails the import
+  // Opened at start too, but nothing depends on them for the GPU (TensorRT, component
+  // "tensorrt"); never in `libraries`. `optional_warning`: what TF prints when they are missing.
+  std::vector<LibraryEntry> optional;
+  std::string optional_warning;
+  std::vector<Citation> optional_cites;
   std::vector<std::string> notes;
   std::vector<Citation> cites;
 
@@ -406,6 +424,7 @@ class KnowledgeBase {
   std::span<const LibrarySet> library_sets() const { return library_sets_; }
   std::span<const TfPackage> packages() const { return packages_; }
   std::span<const AndCudaPins> and_cuda() const { return and_cuda_; }
+  std::span<const TensorRtLoad> tensorrt_loads() const { return tensorrt_; }
   std::span<const PlatformNote> platform_notes() const { return platform_notes_; }
   std::span<const TfjsNodeRelease> tfjs_node_releases() const { return tfjs_node_; }
   std::span<const CudaRelease> cuda_releases() const { return cuda_; }
@@ -492,6 +511,7 @@ class KnowledgeBase {
   Citation cite(const TfPackage& r) const;
   Citation cite(const AndCudaPins& r) const;
   Citation cite(const PipConstraint& r) const;
+  Citation cite(const TensorRtLoad& r) const;
   Citation cite(const Wsl2Driver& r) const;
   Citation cite(const PlatformNote& r) const;
   Citation cite(const TfjsNodeRelease& r) const;
@@ -519,6 +539,7 @@ class KnowledgeBase {
   std::vector<TfPackage> packages_;
   std::vector<AndCudaPins> and_cuda_;
   std::vector<PipConstraint> pip_constraints_;
+  std::vector<TensorRtLoad> tensorrt_;
   std::vector<Wsl2Driver> wsl2_drivers_;
   std::vector<PlatformNote> platform_notes_;
   std::vector<TfjsNodeRelease> tfjs_node_;

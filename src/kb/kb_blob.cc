@@ -8,7 +8,7 @@ namespace tfgpu::kb {
 
 namespace {
 
-constexpr std::string_view kMagic = "TFGPUKB\x01";
+constexpr std::string_view kMagic = "TFGPUKB\x02";
 
 // Writing: every io() overload takes a mutable reference so that one field list per row
 // type (below) serves both directions; Out never changes what it is given.
@@ -114,6 +114,7 @@ template <class Ar> void io(Ar& a, YankedRelease& r);
 template <class Ar> void io(Ar& a, TfPackage& r);
 template <class Ar> void io(Ar& a, AndCudaPins& r);
 template <class Ar> void io(Ar& a, PipConstraint& r);
+template <class Ar> void io(Ar& a, TensorRtLoad& r);
 template <class Ar> void io(Ar& a, PlatformNote& r);
 template <class Ar> void io(Ar& a, TfjsNodeRelease& r);
 template <class Ar> void io(Ar& a, DriverUpdate& r);
@@ -149,6 +150,7 @@ template <class Ar> void io(Ar& a, YankedRelease& r) { fields(a, r.version, r.us
 template <class Ar> void io(Ar& a, TfPackage& r) { fields(a, r.name, r.tf, r.platforms, r.role, r.note, r.prov); }
 template <class Ar> void io(Ar& a, AndCudaPins& r) { fields(a, r.tf, r.platforms, r.wheels, r.note, r.prov); }
 template <class Ar> void io(Ar& a, PipConstraint& r) { fields(a, r.tf, r.platforms, r.requirement, r.why, r.prov); }
+template <class Ar> void io(Ar& a, TensorRtLoad& r) { fields(a, r.tf, r.platforms, r.files, r.warning, r.prov); }
 template <class Ar> void io(Ar& a, PlatformNote& r) { fields(a, r.platform, r.tf, r.message, r.alternatives, r.prov); }
 template <class Ar> void io(Ar& a, TfjsNodeRelease& r) { fields(a, r.tfjs, r.libtensorflow, r.prov); }
 template <class Ar> void io(Ar& a, DriverUpdate& r) { fields(a, r.label, r.driver_linux, r.driver_windows); }
@@ -242,7 +244,7 @@ void io(In& a, std::map<K, V>& m) {
 struct KbBlobAccess {
   template <class Ar>
   static void tables(Ar& a, KnowledgeBase& kb) {
-    fields(a, kb.tf_, kb.yanked_, kb.library_sets_, kb.packages_, kb.and_cuda_, kb.pip_constraints_, kb.wsl2_drivers_,
+    fields(a, kb.tf_, kb.yanked_, kb.library_sets_, kb.packages_, kb.and_cuda_, kb.pip_constraints_, kb.tensorrt_, kb.wsl2_drivers_,
            kb.platform_notes_, kb.cuda_, kb.families_, kb.cudnn_majors_, kb.cudnn_, kb.gpus_, kb.architectures_,
            kb.tensor_core_math_, kb.tfjs_node_, kb.sources_);
   }

@@ -276,6 +276,9 @@ class KbLoader {
     for_each_row(doc, file, "pip_constraint", [&](const Row& r) {
       kb.pip_constraints_.push_back({r.range("tf"), r.platforms("platforms"), r.str("requirement"), r.str("why"), r.prov()});
     });
+    for_each_row(doc, file, "tensorrt", [&](const Row& r) {
+      kb.tensorrt_.push_back({r.range("tf"), r.platforms("platforms"), r.strings("files"), r.str("warning"), r.prov()});
+    });
     for_each_row(doc, file, "platform_note", [&](const Row& r) {
       kb.platform_notes_.push_back(
           {r.platform(r.str("platform")), r.range("tf"), r.str("message"), r.strings("alternatives"), r.prov()});

@@ -287,6 +287,7 @@ Result<MatrixResult> run_matrix(const KnowledgeBase& kb, const MatrixQuery& q) {
     const TfRelease& tf = *d.release;
     d.libraries = kb.tf_libraries(tf, p);
     add_cites(out.citations, d.libraries.cites);
+    add_cites(out.citations, d.libraries.optional_cites);
     d.packages = kb.packages_for(tf, p);
     if (!tf.avx) d.first_avx = kb.first_avx_release();
     if (!tf.import_prov.source.empty()) add_cites(out.citations, {kb.cite_import(tf)});  // the AVX / DLL lines

@@ -11,11 +11,12 @@ namespace {
 
 // Linux base names, longest first where one is a prefix of another.
 const std::pair<const char*, const char*> kLinux[] = {
-    {"libcudart", "cudart"},       {"libcublasLt", "cublasLt"}, {"libcublas", "cublas"},
-    {"libcufft", "cufft"},         {"libcurand", "curand"},     {"libcusolver", "cusolver"},
-    {"libcusparse", "cusparse"},   {"libnvJitLink", "nvjitlink"}, {"libcupti", "cupti"},
-    {"libnccl", "nccl"},           {"libnvrtc", "nvrtc"},       {"libcuda", "cuda_driver"},
-    {"libnvidia-ml", "nvml"},      {"libcudnn", "cudnn"},       {"libnvinfer", "tensorrt"},
+    {"libcudart", "cudart"},     {"libcublasLt", "cublasLt"},   {"libcublas", "cublas"},
+    {"libcufft", "cufft"},       {"libcurand", "curand"},       {"libcusolver", "cusolver"},
+    {"libcusparse", "cusparse"}, {"libnvJitLink", "nvjitlink"}, {"libcupti", "cupti"},
+    {"libnccl", "nccl"},         {"libnvrtc", "nvrtc"},         {"libcuda", "cuda_driver"},
+    {"libnvidia-ml", "nvml"},    {"libcudnn", "cudnn"},         {"libnvinfer_plugin", "tensorrt_plugin"},
+    {"libnvinfer", "tensorrt"},
 };
 
 // Windows DLL stems: <stem>64_<ver>.dll or <stem>_<ver>.dll.

@@ -98,6 +98,9 @@ void render_tf_detail(std::string& o, const MatrixResult& r) {
                      d.libraries.must_load_verified ? "" : "; set unverified");
     for (const auto& l : d.libraries.libraries)
       o += fmt::format("    {} {:<9} {}\n", l.must_load ? "*" : " ", l.component, l.file);
+    for (const auto& l : d.libraries.optional)
+      o += fmt::format("      {:<9} {} (optional: TF-TRT only; missing, TF warns \"{}\")\n", l.component, l.file,
+                       d.libraries.optional_warning);
     for (const auto& n : d.libraries.notes) o += "    note: " + n + "\n";
   }
   if (!tf.avx) {
@@ -364,6 +367,10 @@ nlohmann::json matrix_to_json(const MatrixResult& r) {
     for (const auto& l : d.libraries.libraries)
       libs.push_back({{"component", l.component}, {"file", l.file}, {"must_load", l.must_load}, {"platform_init", l.platform_init}});
     t["libraries"] = libs;
+    json optional = json::array();
+    for (const auto& l : d.libraries.optional) optional.push_back({{"component", l.component}, {"file", l.file}});
+    t["optional_libraries"] = optional;
+    t["optional_libraries_warning"] = d.libraries.optional_warning;
     t["libraries_must_load_verified"] = d.libraries.must_load_verified;
     t["libraries_linked"] = d.libraries.linked;
     t["library_notes"] = d.libraries.notes;

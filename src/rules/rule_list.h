@@ -35,6 +35,7 @@ TFGPU_RULE(stray_library);
 TFGPU_RULE(other_cuda_major);
 TFGPU_RULE(path_planting);
 TFGPU_RULE(xla);
+TFGPU_RULE(tensorrt);
 TFGPU_RULE(memory);
 TFGPU_RULE(mixed_precision);
 TFGPU_RULE(device_placement);

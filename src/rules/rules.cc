@@ -37,6 +37,7 @@ std::span<const RuleSpec> rule_table() {
       {"other_cuda_major", "TF's CUDA libraries come from the CUDA major it was built for", {"cuda_library_other_major"}, rule_other_cuda_major},
       {"path_planting", "no world-writable folder ahead of the CUDA folders, no current directory on LD_LIBRARY_PATH", {"library_path_world_writable", "library_path_current_dir"}, rule_path_planting},
       {"xla", "XLA finds ptxas and libdevice", {"xla_ptxas_or_libdevice_missing"}, rule_xla},
+      {"tensorrt", "TensorRT (TF-TRT only): its warning is harmless", {"tensorrt_not_found"}, rule_tensorrt},
       {"memory", "GPU memory: preallocation and other holders", {"gpu_memory_preallocation"}, rule_memory},
       {"mixed_precision", "Tensor Cores: recommend mixed precision", {"mixed_precision_available"}, rule_mixed_precision},
       {"device_placement", "training not faster: how to check placement", {"device_placement_check"}, rule_device_placement},

@@ -50,8 +50,10 @@ std::shared_ptr<const EnvLoads> compute(const Snapshot& s, const kb::KnowledgeBa
   auto platform = wheel_platform(s).value_or(process->platform);
   std::vector<loader::WantedLibrary> kb_names;
   if (env.release && tf_gpu_build(env, s, kb)) {
-    for (const auto& l : kb.tf_libraries(*env.release, platform).libraries)
-      kb_names.push_back({l.component, l.file, l.must_load, "kb"});
+    const kb::TfLibraries libs = kb.tf_libraries(*env.release, platform);
+    for (const auto& l : libs.libraries) kb_names.push_back({l.component, l.file, l.must_load, "kb"});
+    // TensorRT last: TF opens it at start too, but a failure there changes nothing above.
+    for (const auto& l : libs.optional) kb_names.push_back({l.component, l.file, false, "kb"});
   }
   out->wanted = loader::tensorflow_libraries(*env.tf, process->platform, kb_names);
   out->report = loader::simulate_tensorflow_loads(s, *process, out->wanted.libraries, probed_name);

@@ -49,6 +49,15 @@ RECORDED = {
 FINDINGS_INCLUDE = {"tf221-cuda/no-nvml": ["nvml_missing"], "tf221-cuda/gpu-cc30": ["compute_capability_unsupported"]}
 
 
+def findings_from_tf(layout_name, tf):
+    """Findings doctor must include, from what real TF did: the layout's own, and
+    tensorrt_not_found wherever TF failed to open a TensorRT library (its TF-TRT warning)."""
+    out = list(FINDINGS_INCLUDE.get(layout_name, []))
+    if any(f.startswith("libnvinfer") for f in tf["failed"]):
+        out.append("tensorrt_not_found")
+    return out
+
+
 # Recorded files name no path of the recording machine: its home directory (where the venvs
 # and pyenv live) becomes HOME_AS, the build folder (the mock driver's) BUILD_AS; the snapshot
 # and its expectation move together, and doctor reads only the snapshot, so the scenario
@@ -114,8 +123,9 @@ def main():
             "tf_verdict": "will_use_gpu" if gpu else "will_not_use_gpu",
             "libraries": libs,
         }
-        if l.name in FINDINGS_INCLUDE:
-            expect["findings_include"] = FINDINGS_INCLUDE[l.name]
+        include = findings_from_tf(l.name, tf)
+        if include:
+            expect["findings_include"] = include
         name = "real_" + l.name.replace("/", "_").replace("-", "_")
         for suffix, data in ((".json", snap), (".expect.json", expect)):
             with open(os.path.join(SCENARIOS, name + suffix), "w") as f:

@@ -44,10 +44,6 @@ SYSTEM_CUDA = "/usr/local/cuda/lib64"
 # "verdict", TF's words (a substring of what TF logged), why doctor may answer otherwise.)
 # Keep it short and true: an entry here is a claim that doctor cannot or need not match TF.
 EXPLAINED = [
-    ("*", "libnvinfer*", "Could not load dynamic library 'libnvinfer",
-     "TensorRT is optional: TF 2.12 / 2.16.1 log 'TF-TRT Warning: Could not find TensorRT' and still register "
-     "the GPU (layouts tf2161-cuda/nvidia-dirs-on-ld-library-path, tf212-cu11/docs-ld-library-path); "
-     "doctor lists the libraries that decide GPU use"),
 ]
 
 # Disagreements where doctor is known to be WRONG and the fix is still open (issue 12). Same
