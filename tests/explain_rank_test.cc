@@ -901,5 +901,30 @@ TEST(ExplainRank, AReleaseWithoutAvxIsNotACpuWithoutAvx) {
   EXPECT_TRUE(a == nullptr || a->score < b->score * 0.5);
 }
 
+// macOS's dyld names the CUDA file a GPU build (TF 1.0-1.1) links: a GPU build, so the
+// runtime is what is missing, not macOS's GPU support; a library that is not CUDA's is none.
+TEST(ExplainRank, DyldLibraryNotLoadedIsAMissingCudaRuntime) {
+  const std::string dyld =
+      "ImportError: dlopen(/Library/Frameworks/Python.framework/Versions/3.5/lib/python3.5/site-packages/tensorflow/"
+      "python/_pywrap_tensorflow.so, 10): Library not loaded: @rpath/libcudart.8.0.dylib\n  Reason: image not found\n"
+      "macOS 10.12\n";
+  EXPECT_EQ(top(dyld), "cudart_missing");
+  EXPECT_EQ(top("Library not loaded: @rpath/libcudnn.5.dylib\nReason: image not found\n"), "cudnn_missing");
+  EXPECT_EQ(find(run("Library not loaded: /usr/local/opt/libomp/lib/libomp.dylib\n"), "cudart_missing"), nullptr);
+}
+
+// The reporter names another version of the file TF could not load: a version mismatch.
+TEST(ExplainRank, AnotherVersionOfTheMissingFileIsAMismatch) {
+  EXPECT_EQ(top("Library not loaded: @rpath/libcudart.8.0.dylib but I have libcudart.7.5.dylib\n"),
+            "cuda_version_mismatch");
+  EXPECT_EQ(top("TF wants libcudart.so.10.0 but I have libcudart.so.10.1 installed\n"), "cuda_version_mismatch");
+  EXPECT_EQ(top("it is looking for cudnn64_8.dll but I only have cudnn64_7.dll\n"), "cudnn_version_mismatch");
+  // The same file there: a search-path problem, not a version.
+  ExplainResult same = run("TF wants libcudart.so.10.0 but I have libcudart.so.10.0 in /opt/cuda/lib64\n");
+  EXPECT_NE(same.findings.empty() ? "" : same.findings.front().id, "cuda_version_mismatch");
+  // "I have no <file>" names no installed file.
+  EXPECT_NE(top("It cannot find libcudart.so.10.0 and I have no libcudart.so.10.1 either\n"), "cuda_version_mismatch");
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

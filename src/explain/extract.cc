@@ -602,6 +602,16 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
       return;
     }
   }
+  // macOS's dyld, for a library linked at load time (TF 1.0-1.1's GPU wheels link CUDA 8):
+  // "Library not loaded: @rpath/libcudart.8.0.dylib ... Reason: image not found".
+  if (size_t l = lower.find("library not loaded: "); l != std::string_view::npos) {
+    size_t q = l + 20;
+    while (q < line.size() && (is_space(line[q]) || line[q] == '@')) ++q;
+    std::string_view name = file_token(line, q);
+    if (is_library_file_name(name))
+      add_library(facts.failed_libraries, name, std::string(trim(line.substr(l, 200))), n);
+    return;
+  }
   // TF 1.x linked CUDA at load time: "ImportError: libcublas.so.9.0: cannot open shared object file".
   size_t c = lower.find(": cannot open shared object file");
   if (c != std::string_view::npos) {
@@ -627,7 +637,8 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
       "unable to find", "missing",          "failed to load",
       "fails",          "not exist",        "no such file",
       "importerror",    "failed to import", "unable to load",
-      "can't load",     "cannot load",      "error while loading shared libraries"};
+      "can't load",     "cannot load",      "error while loading shared libraries",
+      "looking for",    "wants ",           "asks for"};
   auto has_failure = [&](std::string_view text) {
     for (std::string_view w : kFailure)
       if (text.find(w) != std::string_view::npos) return true;
@@ -676,6 +687,22 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
 void extract_library_present(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
   static constexpr std::string_view kPresent[] = {"can be found in", "is found in",    "exists in",   "is located in",
                                                   "is present in",   "are present in", "is there in", "which is in /"};
+  // The file as the object of "I have": "... but I have libcudart.7.5.dylib", "I only have
+  // cudart64_101.dll" (not "I have no ...", whose next word is no file).
+  for (std::string_view w : {"i have ", "i've got ", "i only have ", "we have ", "they have "}) {
+    size_t h = lower.find(w);
+    if (h == std::string_view::npos || (h > 0 && is_alnum(lower[h - 1]))) continue;
+    size_t q = h + w.size();
+    for (std::string_view skip : {"only ", "the ", "a "})
+      if (lower.substr(q, skip.size()) == skip) q += skip.size();
+    std::string_view cand = file_token(line, q);
+    const std::string lc = to_lower(cand);
+    static constexpr std::string_view kCuda[] = {"cudart", "cublas",   "cudnn",   "cufft",
+                                                 "curand", "cusolver", "cusparse"};
+    if (is_library_file_name(cand) && std::any_of(std::begin(kCuda), std::end(kCuda),
+                                                  [&](std::string_view c) { return lc.find(c) != std::string::npos; }))
+      add_library(facts.present_libraries, cand, std::string(trim(line.substr(0, 200))), n);
+  }
   size_t at = std::string_view::npos;
   for (std::string_view w : kPresent) at = std::min(at, lower.find(w));
   if (at == std::string_view::npos) return;
@@ -1133,7 +1160,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
                              "could not find '", "could not locate ", "could not load library ", "cudart64_",
                              "libcudart.so", "cublas64_", "libcublas.so", "cudnn64_", "libcudnn.so", "cusolver64_",
                              "libcusolver.so", "cufft64_", "libcufft.so", "nvcuda.dll", "libcuda.so", "curand64_",
-                             "libcurand.so", "cusparse64_", "libcusparse.so"}},
+                             "libcurand.so", "cusparse64_", "libcusparse.so", "library not loaded: "}},
       {Extractor::kWheel, {".whl"}},
       {Extractor::kCudaPath, {"cuda-", "cuda\\v", "cuda/v"}},
       {Extractor::kVisibleDevices, {"cuda_visible_devices"}},

@@ -905,6 +905,23 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
     out.push_back(std::move(inf));
     break;
   }
+  // Another version of that library is there, the reporter says ("Library not loaded:
+  // @rpath/libcudart.8.0.dylib but I have libcudart.7.5.dylib"): the installed CUDA / cuDNN
+  // is not the one this TensorFlow was built for.
+  for (const auto& l : f.failed_libraries) {
+    if (!is_cuda_component(l.component) && l.component != "cudnn") continue;
+    auto other = std::find_if(f.present_libraries.begin(), f.present_libraries.end(), [&](const LibraryMention& x) {
+      return x.component == l.component && !iequals(x.name, l.name);
+    });
+    if (other == f.present_libraries.end()) continue;
+    const bool cudnn = l.component == "cudnn";
+    Inference inf{cudnn ? "cudnn_version_mismatch" : "cuda_version_mismatch", 0.8, "runtime.other_version_on_disk", {}};
+    inf.evidence.push_back(from_fact(fmt::format("{} could not be loaded", l.name), Fact{l.name, l.line}));
+    inf.evidence.push_back(
+        from_fact(fmt::format("{} is installed: another version", other->name), Fact{other->detail, other->line}));
+    out.push_back(std::move(inf));
+    break;
+  }
   // TensorFlow's import fails inside a container not shown to get the GPU (no --gpus, no
   // NVIDIA runtime): a GPU build that links the driver library at import finds no
   // libcuda.so.1 there, which only the NVIDIA container runtime mounts. No release named:
