@@ -68,13 +68,18 @@ using ::tfgpu::testing::ReportCase;
 // 3/4); then ("low GPU usage" wordings) dev 83.2% / 90.7% (322), held-out 52.6% / 69.3% (114);
 // then 14 more (10 dev, 4 held-out), measured before any change against them at 10/14 and
 // 11/14 (held-out 3/4 and 4/4); then ("OOM" as a word, the VC runtime said missing) dev
-// 83.4% / 90.7% (332), held-out 54.2% / 71.2% (118);
+// 83.4% / 90.7% (332), held-out 54.2% / 71.2% (118); session 18: 9 more (5 dev, 4
+// held-out), measured before any change against them at 8/9 and 8/9 (held-out 4/4 and 4/4);
+// then ("GPU mode" says a GPU is wanted, a failed CUDA runtime also supports a version
+// mismatch) 7 more (4 dev, 3 held-out), measured at 6/7 and 6/7 (held-out 3/3 and 3/3);
+// then (macOS dyld's "Library not loaded", "but I have <another version of the file>") dev
+// 83.6% / 90.9% (341), held-out 57.6% / 73.6% (125);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.83;
 constexpr double kDevTop3Floor = 0.90;
-constexpr double kHeldTop1Floor = 0.54;
-constexpr double kHeldTop3Floor = 0.71;
+constexpr double kHeldTop1Floor = 0.57;
+constexpr double kHeldTop3Floor = 0.73;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 
