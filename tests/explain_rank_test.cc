@@ -922,6 +922,12 @@ TEST(ExplainRank, AnotherVersionOfTheMissingFileIsAMismatch) {
   // The same file there: a search-path problem, not a version.
   ExplainResult same = run("TF wants libcudart.so.10.0 but I have libcudart.so.10.0 in /opt/cuda/lib64\n");
   EXPECT_NE(same.findings.empty() ? "" : same.findings.front().id, "cuda_version_mismatch");
+  // The file behind the name TF opens is the same version, not another one.
+  ExplainResult behind =
+      run("Could not load dynamic library 'libcudnn.so.8'; dlerror: libcudnn.so.8: cannot open "
+          "shared object file\nbut I have libcudnn.so.8.9.7 in /opt/cudnn/lib\n");
+  const Finding* mismatch = find(behind, "cudnn_version_mismatch");
+  EXPECT_TRUE(mismatch == nullptr || mismatch->score < 0.8) << mismatch->score;
   // "I have no <file>" names no installed file.
   EXPECT_NE(top("It cannot find libcudart.so.10.0 and I have no libcudart.so.10.1 either\n"), "cuda_version_mismatch");
 }

@@ -907,11 +907,16 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   }
   // Another version of that library is there, the reporter says ("Library not loaded:
   // @rpath/libcudart.8.0.dylib but I have libcudart.7.5.dylib"): the installed CUDA / cuDNN
-  // is not the one this TensorFlow was built for.
+  // is not the one this TensorFlow was built for. Not the file behind the name TF opens
+  // ("libcudnn.so.8.9.7" for "libcudnn.so.8"): that one is the same version.
+  auto same_version = [](std::string_view a, std::string_view b) {
+    const std::string la = to_lower(a), lb = to_lower(b);
+    return starts_with(la, lb) || starts_with(lb, la);
+  };
   for (const auto& l : f.failed_libraries) {
     if (!is_cuda_component(l.component) && l.component != "cudnn") continue;
     auto other = std::find_if(f.present_libraries.begin(), f.present_libraries.end(), [&](const LibraryMention& x) {
-      return x.component == l.component && !iequals(x.name, l.name);
+      return x.component == l.component && !same_version(x.name, l.name);
     });
     if (other == f.present_libraries.end()) continue;
     const bool cudnn = l.component == "cudnn";

@@ -149,8 +149,8 @@ DlopenCaller tensorflow_dlopen_caller(const Snapshot& snapshot, const Tensorflow
 
 TfLibraryList tensorflow_libraries(const TensorflowInstall& tf, Platform platform, const std::vector<WantedLibrary>& kb) {
   TfLibraryList out;
-  // A build without TensorRT (build_info is_tensorrt_build False: a conda-forge or source
-  // build) never opens it (tf2tensorrt/utils/py_utils.cc IsGoogleTensorRTEnabled).
+  // A build without TensorRT (build_info is_tensorrt_build False, as in PyPI's 2.18 on and
+  // builds made without it) never opens it (tf2tensorrt/utils/py_utils.cc IsGoogleTensorRTEnabled).
   auto trt = tf.build_info.find("is_tensorrt_build");
   const bool no_tensorrt = trt != tf.build_info.end() && iequals(trt->second, "false");
   for (auto w : kb) {

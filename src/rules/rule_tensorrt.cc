@@ -1,9 +1,9 @@
-// Rule: TensorRT. TF 2.1-2.17's Linux wheels open libnvinfer / libnvinfer_plugin when they
-// start (import, GPU listing) and print a warning when they are missing ("TF-TRT Warning:
-// Could not find TensorRT"), which users read as the reason their GPU is not used. Only
-// TF-TRT needs them; GPU registration does not. Said here as information, with the file the
-// release opens and where the loader looked (the KB's [[tensorrt]] rows: read from the
-// wheels and from real runs, kb/derivations/tensorrt.txt).
+// Rule: TensorRT. TF 2.1 and 2.10-2.17's Linux wheels open libnvinfer / libnvinfer_plugin
+// when they start (import, GPU listing) and print a warning when they are missing ("TF-TRT
+// Warning: Could not find TensorRT"), which users read as the reason their GPU is not used.
+// Only TF-TRT needs them; GPU registration does not. Said here as information, with the files
+// the release opens (the KB's [[tensorrt]] rows: read from the wheels and from real runs,
+// kb/derivations/tensorrt*.txt) and the loader model's answer for them.
 #include <fmt/format.h>
 
 #include "rules/rule_list.h"
