@@ -696,11 +696,8 @@ void extract_library_present(std::string_view line, std::string_view lower, int 
     for (std::string_view skip : {"only ", "the ", "a "})
       if (lower.substr(q, skip.size()) == skip) q += skip.size();
     std::string_view cand = file_token(line, q);
-    const std::string lc = to_lower(cand);
-    static constexpr std::string_view kCuda[] = {"cudart", "cublas",   "cudnn",   "cufft",
-                                                 "curand", "cusolver", "cusparse"};
-    if (is_library_file_name(cand) && std::any_of(std::begin(kCuda), std::end(kCuda),
-                                                  [&](std::string_view c) { return lc.find(c) != std::string::npos; }))
+    const std::string component = library_component(cand);
+    if (is_library_file_name(cand) && (is_cuda_component(component) || component == "cudnn"))
       add_library(facts.present_libraries, cand, std::string(trim(line.substr(0, 200))), n);
   }
   size_t at = std::string_view::npos;
@@ -1130,6 +1127,12 @@ void extract_container_prompt(std::string_view lower, int n, LogFacts& facts) {
       return;
     }
   }
+}
+
+bool is_cuda_component(std::string_view component) {
+  static constexpr std::string_view kCuda[] = {"cudart", "cublas",   "cublaslt", "cufft",
+                                               "curand", "cusolver", "cusparse", "nvjitlink"};
+  return std::find(std::begin(kCuda), std::end(kCuda), component) != std::end(kCuda);
 }
 
 std::string library_component(std::string_view file_name) {

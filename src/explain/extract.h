@@ -66,5 +66,7 @@ std::optional<std::string> version_after(std::string_view line, size_t pos, Vers
 // "libcudart.so.11.0" -> "cudart", "cublasLt64_11.dll" -> "cublaslt", "libcuda.so.1" /
 // "nvcuda.dll" -> "cuda_driver".
 std::string library_component(std::string_view file_name);
+// A CUDA toolkit library's component ("cudart", "cublaslt", ...; not cuDNN, not the driver).
+bool is_cuda_component(std::string_view component);
 
 }  // namespace tfgpu::explain

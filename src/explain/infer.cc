@@ -73,12 +73,6 @@ const Fact& gpu_missing_fact(const LogFacts& f) {
   return f.gpu_list_empty;
 }
 
-const std::vector<std::string> kCudaComponents = {"cudart", "cublas", "cublaslt", "cufft", "curand",
-                                                  "cusolver", "cusparse", "nvjitlink"};
-bool is_cuda_component(const std::string& c) {
-  return std::find(kCudaComponents.begin(), kCudaComponents.end(), c) != kCudaComponents.end();
-}
-
 // The first library TensorFlow needs for the GPU that could not be loaded. TensorRT
 // (libnvinfer*) is not one: TF 2.12 and 2.16.1 log its failure and register the GPU all the
 // same (real runs, tests/real/README.md).
