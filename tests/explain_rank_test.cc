@@ -71,6 +71,24 @@ TEST(ExplainRank, SayingTheMachineHasAGpuMakesTheCudartLineAProblem) {
   EXPECT_EQ(top("I have an NVIDIA RTX card in this PC.\n" + line), "cudart_missing");
 }
 
+TEST(ExplainRank, AHarmlessUnlessAGpuIsWantedLineStillSaysWhatItStopsBelowNothingToFix) {
+  // The message users paste most, alone: harmless on a machine without a GPU, so "nothing to
+  // fix" stays first (exit 0), but what it stops when the GPU is wanted follows, with the
+  // release's own files in the fix and a likelihood below a recognised problem.
+  auto r = run("W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
+               "'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n");
+  ASSERT_GE(r.findings.size(), 2u);
+  EXPECT_EQ(r.findings[0].id, "harmless_warning_only");
+  EXPECT_EQ(r.findings[1].id, "cudart_missing");
+  EXPECT_LT(r.findings[1].score, 0.25);
+  ASSERT_FALSE(r.findings[1].evidence.empty());
+  EXPECT_EQ(r.findings[1].evidence.front().line, 1);
+  // Only messages that never matter (the CPU-instructions notice) add no such finding.
+  auto notice = run(kCpuNotice);
+  ASSERT_EQ(notice.findings.size(), 1u);
+  EXPECT_EQ(notice.findings[0].id, "harmless_warning_only");
+}
+
 TEST(ExplainRank, MemoryGrowthInAConfigIsNoMemoryProblemWhenTheGpuIsUnused) {
   const std::string config = "session config: gpu_options { allow_growth: true }\n";
   // With the GPU in use, setting memory growth points at memory.

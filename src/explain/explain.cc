@@ -18,6 +18,7 @@ namespace {
 constexpr double kBonusPerArgument = 0.03;
 constexpr double kMaxBonus = 0.1;
 constexpr double kHarmlessBelow = 0.25;  // findings weaker than this do not count as a problem
+constexpr double kIfGpuWanted = 0.2;     // a harmless-unless-a-GPU-is-wanted line's own cause, at most
 constexpr size_t kEvidencePerFinding = 8;
 
 struct Candidate {
@@ -211,6 +212,30 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
     apply_refutes();
   }
 
+  // Only messages that are harmless unless a GPU is wanted ("Could not load dynamic library
+  // 'cudart64_110.dll'" alone): below "nothing to fix", still say what each one stops when
+  // TensorFlow should use a GPU, with its fix, so that the answer is not only "nothing".
+  auto crash = scan.hit_counts.find("crash_marker");
+  const bool crashed = crash != scan.hit_counts.end() && crash->second > 0;
+  if (strongest < kHarmlessBelow && !crashed) {
+    bool added = false;
+    for (const auto& [sig_id, n] : noise) {
+      const Signature* s = signatures.signature(sig_id);
+      if (!s || !s->noise_without_gpu) continue;
+      Candidate& c = cands[s->finding];
+      const double w = std::min(kIfGpuWanted, s->weight * 0.4);
+      if (c.best >= w) continue;
+      c.best = w;
+      c.arguments.insert("if_gpu_wanted:" + sig_id);
+      add_evidence(c, {n.text, "log", n.line});
+      add_evidence(c, {"harmless where the machine has no NVIDIA GPU or TensorFlow is meant to run on the CPU; "
+                       "if it should use a GPU, this is what stops it",
+                       "prior", 0});
+      added = true;
+    }
+    if (added) apply_refutes();
+  }
+
   // Rank.
   double top = 0.0;
   for (const auto& [id, c] : cands) top = std::max(top, c.score());
@@ -246,8 +271,6 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
   }
   // A crash (traceback, F-level line, abort, segfault) is never "only harmless messages",
   // even when no known cause matched.
-  auto crash = scan.hit_counts.find("crash_marker");
-  const bool crashed = crash != scan.hit_counts.end() && crash->second > 0;
   if (top < kHarmlessBelow && !noise.empty() && !crashed) {
     const FindingInfo* info = signatures.finding("harmless_warning_only");
     Finding f;
