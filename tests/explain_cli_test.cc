@@ -140,6 +140,20 @@ TEST(ExplainCli, EmptyFileSaysNothingWasRecognised) {
   EXPECT_EQ(j["input"]["bytes"], 0);
 }
 
+TEST(ExplainCli, ACrashWithOnlyHarmlessLinesBesideItIsNotCalledNothingMatched) {
+  // Harmless lines recognised, plus a traceback explain knows no cause for: no finding (never
+  // "only harmless messages"), and the text says there is an error it does not know.
+  auto p = write_temp("unknown_crash.txt",
+                      "I tensorflow/core/platform/cpu_feature_guard.cc:182] This TensorFlow binary is optimized to "
+                      "use available CPU instructions\nTraceback (most recent call last):\n  File \"x.py\", line "
+                      "1\nZeroDivisionError: division by zero\n");
+  auto r = run({"explain", p.string()});
+  EXPECT_EQ(r.code, kExitOk);
+  EXPECT_NE(r.out.find("an error or a crash"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Nothing in the input matches"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("Only harmless messages"), std::string::npos) << r.out;
+}
+
 TEST(ExplainCli, NulFilledFileIsReportedAsBinaryNotACrash) {
   auto p = write_temp("nul.bin", std::string(1 << 16, '\0'));
   auto r = run({"--json", "explain", p.string()});

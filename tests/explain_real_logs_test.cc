@@ -1,5 +1,6 @@
 // explain on real TensorFlow's own logs: tests/scenarios/real_<layout>.tf.log is what real TF
-// (2.12, 2.16.1, 2.21 from PyPI, the mock driver) logged in a layout of the real tier, recorded
+// (1.15, 2.10, 2.12, 2.16.1, 2.21 from PyPI, the mock driver; two runs with TF's profiler
+// started, whose CUPTI messages are not a problem) logged in a layout of the real tier, recorded
 // by tests/real/record_scenarios.py (numpy_abi.py for real_numpy2_tf212) next to that
 // layout's probe snapshot and what TF did (real_<layout>.expect.json). Fed only the log, explain must
 //   - find nothing to fix where TF registered the GPU (a TensorRT warning is not a problem);

@@ -92,6 +92,9 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
     for (const auto& r : s.refutes) {
       if (refutes[r.finding].insert(s.id).second) refute_weight[r.finding + "|" + s.id] = r.weight;
     }
+    // Harmless unless the report is about what it concerns (CUPTI's messages when the
+    // reporter is profiling): then neither harmless nor a known cause.
+    if (!s.noise_unless.empty() && facts.flag(s.noise_unless)) continue;
     bool harmless = s.kind == SignatureKind::kNoise || (s.noise_without_gpu && !gpu_context);
     if (harmless) {
       auto [it, fresh] = noise.emplace(s.id, NoiseLine{});

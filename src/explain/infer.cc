@@ -73,12 +73,15 @@ const Fact& gpu_missing_fact(const LogFacts& f) {
   return f.gpu_list_empty;
 }
 
-// The first library TensorFlow needs for the GPU that could not be loaded. TensorRT
-// (libnvinfer*) is not one: TF 2.12 and 2.16.1 log its failure and register the GPU all the
-// same (real runs, tests/real/README.md).
+// Whether TensorFlow needs the library to use the GPU. Not TensorRT (libnvinfer*): TF 2.12 and
+// 2.16.1 log its failure and register the GPU all the same; nor CUPTI (libcupti*,
+// cupti64_*.dll), which only the profiler opens, after the GPU is registered (real runs,
+// tests/real/README.md).
+bool needed_for_gpu(const LibraryMention& l) { return l.component != "nvinfer" && l.component != "cupti"; }
+
+// The first library TensorFlow needs for the GPU that could not be loaded.
 const LibraryMention* first_needed_failure(const LogFacts& f) {
-  auto it = std::find_if(f.failed_libraries.begin(), f.failed_libraries.end(),
-                         [](const LibraryMention& l) { return l.component != "nvinfer"; });
+  auto it = std::find_if(f.failed_libraries.begin(), f.failed_libraries.end(), needed_for_gpu);
   return it == f.failed_libraries.end() ? nullptr : &*it;
 }
 bool needed_library_failed(const LogFacts& f) { return first_needed_failure(f) != nullptr; }
@@ -890,6 +893,7 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   // The file TensorFlow could not load is there, the reporter says: its folder is not where
   // the loader looks.
   for (const auto& l : f.failed_libraries) {
+    if (!needed_for_gpu(l)) continue;
     auto present = std::find_if(f.present_libraries.begin(), f.present_libraries.end(),
                                 [&](const LibraryMention& x) { return iequals(x.name, l.name); });
     if (present == f.present_libraries.end()) continue;

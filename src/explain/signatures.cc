@@ -199,6 +199,8 @@ Signature parse_signature(const toml::table& row) {
     if (!b) throw RowError{"'noise_without_gpu' must be true or false"};
     s.noise_without_gpu = *b;
   }
+  s.noise_unless = string_of(row, "noise_unless", false);
+  if (!s.noise_unless.empty() && s.kind != SignatureKind::kNoise) throw RowError{"'noise_unless' is for noise only"};
   s.examples = strings_of(row, "examples");
   s.counter_examples = strings_of(row, "counter_examples");
   s.source = strings_of(row, "source");

@@ -49,6 +49,7 @@ struct Signature {
   std::vector<FindingLink> refutes;   // weight = how much to take away (1 when not given)
   std::map<std::string, std::string> sets;  // facts for the partial snapshot
   bool noise_without_gpu = false;  // harmless when nothing says a GPU is wanted
+  std::string noise_unless;        // a noise line that is not harmless when this flag is set
   std::vector<std::string> examples;
   std::vector<std::string> counter_examples;
   std::vector<std::string> source;

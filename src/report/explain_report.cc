@@ -101,7 +101,12 @@ std::string render_explain_text(const ExplainResult& r, const ExplainTextOptions
   if (!facts.empty()) s += fmt::format("\n{}What the log says about the machine{}\n{}", bold, reset, facts);
 
   if (r.findings.empty()) {
-    s += fmt::format("\n{}No known problem recognised.{} Nothing in the input matches a known message.\n", bold, reset);
+    // Harmless lines beside no finding: the input also holds an error or crash explain does
+    // not know (never "only harmless messages" then).
+    s += fmt::format("\n{}No known problem recognised.{} {}\n", bold, reset,
+                     r.noise.empty() ? "Nothing in the input matches a known message."
+                                     : "The input shows an error or a crash that matches no known cause; the lines "
+                                       "recognised below are harmless.");
     s += "Paste the full output of the failing command (with TF_CPP_MAX_VLOG_LEVEL=3 on TF >= 2.12), or run: tfgpu doctor\n";
   } else {
     s += fmt::format("\n{}Findings, most likely root cause first{}\n", bold, reset);

@@ -8,6 +8,8 @@ or SONAME, as TF's dlopen would have; dlinfo(RTLD_DI_LINKMAP) gives ld.so's l_na
 records every file in /proc/self/maps. TF's log goes to stderr unchanged; one JSON line
 prefixed with @@ORACLE@@ goes to stdout.
 
+With TFGPU_ORACLE_PROFILE=1 it then runs one op under TF's profiler (which opens CUPTI).
+
 Usage: python oracle.py NAME...   (library file names, e.g. libcudart.so.12)
 """
 import ctypes
@@ -77,6 +79,19 @@ try:
         out["logical_gpus"] = [d.name for d in config.list_logical_devices("GPU")]
     except Exception as e:  # the mock driver has no device memory: TF may fail after loading
         out["logical_error"] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+    if os.environ.get("TFGPU_ORACLE_PROFILE") == "1":
+        # What the profiler opens (CUPTI), after the GPU libraries: as TensorBoard's
+        # profile_batch or tf.profiler do. The op under it may fail on the mock driver (it
+        # computes nothing); TF's log of the profiler is what counts.
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as logdir:
+            tf.profiler.experimental.start(logdir)
+            try:
+                tf.matmul(tf.ones((2, 2)), tf.ones((2, 2)))
+            except Exception as e:
+                out["profiled_op_error"] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+            tf.profiler.experimental.stop()
 except Exception as e:
     out["import_error"] = "%s: %s" % (type(e).__name__, e)
 

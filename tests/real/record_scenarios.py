@@ -41,6 +41,10 @@ RECORDED = {
                                         "LD_LIBRARY_PATH",
     "tf210/no-cuda": "TF 2.10.1 with no CUDA 11 anywhere",
     "tf115-gpu/mock-driver": "tensorflow-gpu 1.15.5 with no CUDA 10.0 / cuDNN 7 anywhere",
+    "tf210/cuda118-profiler": "TF 2.10.1 with CUDA 11.8 + cuDNN 8.6 on LD_LIBRARY_PATH, then one op under TF's profiler "
+                              "(CUPTI: libcupti.so.11.2 not found, any libcupti.so opened)",
+    "tf221-cuda/profiler": "TF 2.21.0 [and-cuda] with every library found, then one op under TF's profiler (CUPTI: the "
+                           "wheel's libcupti.so.12)",
 }
 
 # Finding ids a layout is defined by (what was taken away), where real TF's answer agrees:
@@ -123,6 +127,12 @@ def main():
             "tf_verdict": "will_use_gpu" if gpu else "will_not_use_gpu",
             "libraries": libs,
         }
+        if tf["profiler_opened"] or tf["profiler_failed"]:
+            # What the profiler opened once started: not what TF needs for the GPU (doctor is
+            # not asked about it); explain must call its messages harmless.
+            expect["profiler_libraries"] = dict(
+                [(f, {"tf": "loaded", "words": w}) for f, w in sorted(tf["profiler_opened"].items())] +
+                [(f, {"tf": "failed", "words": w}) for f, w in sorted(tf["profiler_failed"].items())])
         include = findings_from_tf(l.name, tf)
         if include:
             expect["findings_include"] = include

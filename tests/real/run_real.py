@@ -106,6 +106,13 @@ def base_layouts():
                                   if os.path.basename(os.path.dirname(d)) != "cudnn"]),
         # TF 1.15's GPU package: CUDA 10.0 and cuDNN 7 names, none of them on this machine.
         Layout("tf115-gpu/mock-driver", "tf115-gpu"),
+        # The GPU registered, then TF's profiler started (oracle.py): what CUPTI loads and logs.
+        # TF 2.10 asks for libcupti.so.11.2 (CUDA 11.8's wheels have none), then any libcupti.so;
+        # TF 2.21 opens the [and-cuda] wheel's libcupti.so.12.
+        Layout("tf210/cuda118-profiler", "tf210", uses=["tf212-cu11"],
+               ld_path=lambda v: nvidia_lib_dirs(venv_path("tf212-cu11")), env={"TFGPU_ORACLE_PROFILE": "1"}),
+        Layout("tf221-cuda/profiler", "tf221-cuda", env={"TFGPU_ORACLE_PROFILE": "1"},
+               ld_path=lambda v: [os.path.join(site_packages(v), "nvidia", "cusolver", "lib")]),
     ]
 
 
@@ -184,6 +191,7 @@ def run_doctor(tfgpu, env, venv):
 
 
 OPENED = re.compile(r"dso_loader\.cc:\d+\] Successfully opened dynamic library (\S+)")
+PROFILER_STARTED = "Profiler session started"  # profiler_session.cc, TF 2.x
 FAILED = re.compile(r"dso_loader\.cc:\d+\] Could not load dynamic library '([^']+)'; dlerror: (.*?)(?:; LD_LIBRARY_PATH: .*)?$")
 
 
@@ -197,15 +205,21 @@ def run_tf(env, venv, names, log_path):
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=900)
     with open(log_path, "w") as f:
         f.write(p.stderr)
-    res = {"opened": {}, "failed": {}, "skipped_gpu": "Cannot dlopen some GPU libraries" in p.stderr, "rc": p.returncode}
-    for line in p.stderr.splitlines():
-        m = OPENED.search(line)
-        if m:
-            res["opened"][m.group(1)] = line[line.index("Successfully"):]
-            res["failed"].pop(m.group(1), None)
-        m = FAILED.search(line)
-        if m:
-            res["failed"][m.group(1)] = "Could not load dynamic library '%s'; dlerror: %s" % (m.group(1), m.group(2))
+    res = {"opened": {}, "failed": {}, "skipped_gpu": "Cannot dlopen some GPU libraries" in p.stderr, "rc": p.returncode,
+           "profiler_opened": {}, "profiler_failed": {}}
+    # What TF opens to use the GPU, and apart, what its profiler opened once started (CUPTI):
+    # doctor predicts the first; the second is for explain to call harmless where the GPU works.
+    startup, started, profiling = p.stderr.partition(PROFILER_STARTED)
+    for part, opened, failed in ((startup, "opened", "failed"), (profiling if started else "", "profiler_opened",
+                                                                  "profiler_failed")):
+        for line in part.splitlines():
+            m = OPENED.search(line)
+            if m:
+                res[opened][m.group(1)] = line[line.index("Successfully"):]
+                res[failed].pop(m.group(1), None)
+            m = FAILED.search(line)
+            if m:
+                res[failed][m.group(1)] = "Could not load dynamic library '%s'; dlerror: %s" % (m.group(1), m.group(2))
     out = [l for l in p.stdout.splitlines() if l.startswith("@@ORACLE@@")]
     res["oracle"] = json.loads(out[0][len("@@ORACLE@@"):]) if out else {"crash": p.stderr.strip()[-400:]}
     return res
@@ -303,6 +317,11 @@ def run_layout(layout, args, tf_names_hint=None):
     with open(os.path.join(outdir, "tf-oracle.json"), "w") as f:
         json.dump(tf, f, indent=1)
     rows = compare(layout, doc, tf)
+    if layout.env.get("TFGPU_ORACLE_PROFILE") == "1":
+        # A profiler layout whose profiler opened nothing tests nothing: a disagreement.
+        seen = ["opened " + f for f in sorted(tf["profiler_opened"])] + [w for _, w in sorted(tf["profiler_failed"].items())]
+        rows.insert(0, ("profiler", bool(seen), "; ".join(seen) or "the profiler opened no library (did it start?)",
+                        "lists no profiler library (TF needs none to use the GPU)"))
     tf["explain"] = explain_check(args.tfgpu, os.path.join(outdir, "tf.log"), doc, tf)
     if layout.hide:
         shutil.rmtree(os.path.dirname(venv), ignore_errors=True)
@@ -373,7 +392,7 @@ def main():
     unexplained = []
     print("\nDisagreements (library | real TF, in TF's words | tfgpu doctor):")
     for layout, rows, err, _, _ in results:
-        lib_rows = [r for r in rows if r[0] != "verdict"]
+        lib_rows = [r for r in rows if r[0] not in ("verdict", "profiler")]
         libs_total += len(lib_rows)
         libs_ok += sum(1 for r in lib_rows if r[1])
         if all(r[1] for r in rows):
