@@ -89,6 +89,23 @@ TEST(ExplainRank, AHarmlessUnlessAGpuIsWantedLineStillSaysWhatItStopsBelowNothin
   EXPECT_EQ(notice.findings[0].id, "harmless_warning_only");
 }
 
+TEST(ExplainRank, CuptiIsTheProfilersLibraryNotOneTheGpuNeeds) {
+  // TF 2.10 with the GPU registered, then the profiler (real run, tests/real: tf210/cuda118-profiler):
+  // CUPTI of its CUDA missing, with pip's CUDA wheel folders on LD_LIBRARY_PATH.
+  const std::string cupti =
+      "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
+      "'libcupti.so.11.2'; dlerror: libcupti.so.11.2: cannot open shared object file: No such file or directory; "
+      "LD_LIBRARY_PATH: /venv/lib/python3.11/site-packages/nvidia/cublas/lib\n"
+      "E0000 00:00:1796290230.848164   20502 profiler_controller.cc:67] ABORTED: Previous call returned an error.\n";
+  auto r = run(cupti);
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings[0].id, "harmless_warning_only");  // and no crash from the profiler's ABORTED status
+  EXPECT_EQ(find(r, "pip_nvidia_libs_not_found"), nullptr);
+  // The reporter is profiling: CUPTI's messages are then theirs to fix, not "nothing to fix".
+  auto profiling = run("When using the tf.profiler API I see this warning:\n" + cupti);
+  EXPECT_EQ(find(profiling, "harmless_warning_only"), nullptr);
+}
+
 TEST(ExplainRank, MemoryGrowthInAConfigIsNoMemoryProblemWhenTheGpuIsUnused) {
   const std::string config = "session config: gpu_options { allow_growth: true }\n";
   // With the GPU in use, setting memory growth points at memory.
