@@ -18,30 +18,9 @@ import subprocess
 import sys
 import tempfile
 
-# (release prefix, python, extra pins that an old release needs to import with today's PyPI)
-PYTHONS = [
-    ("2.1.", "3.7", ["numpy<1.19", "protobuf<3.20", "h5py<3", "gast==0.2.2"]),
-    ("2.2.", "3.8", ["numpy<1.19", "protobuf<3.20", "h5py<3"]),
-    ("2.3.", "3.8", ["numpy<1.19", "protobuf<3.20", "h5py<3"]),
-    ("2.4.", "3.8", ["numpy<1.20", "protobuf<3.20"]),
-    ("2.5.", "3.9", ["numpy<1.20", "protobuf<3.20"]),
-    ("2.6.", "3.9", ["numpy<1.20", "protobuf<3.20", "keras<2.7"]),
-    ("2.7.", "3.9", ["numpy<1.22", "protobuf<3.20", "keras<2.8"]),
-    ("2.8.", "3.10", ["numpy<1.24", "protobuf<3.20", "keras<2.9"]),
-    ("2.9.", "3.10", ["numpy<1.24", "protobuf<3.20"]),
-    ("2.10.", "3.10", ["numpy<2"]),
-    ("2.11.", "3.10", ["numpy<2"]),
-    ("2.12.", "3.11", ["numpy<2"]),
-    ("2.13.", "3.11", ["numpy<2"]),
-    ("2.14.", "3.11", ["numpy<2"]),
-    ("2.15.", "3.11", ["numpy<2"]),
-    ("2.16.", "3.12", ["numpy<2"]),
-    ("2.17.", "3.12", ["numpy<2"]),
-    ("2.18.", "3.12", []),
-    ("2.19.", "3.12", []),
-    ("2.20.", "3.13", []),
-    ("2.21.", "3.13", []),
-]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "real"))
+from venvs import RELEASE_PINS as PYTHONS  # noqa: E402  (release prefix, python, pins to import today)
+
 TRIED = re.compile(r"(?:Could not load dynamic library|Successfully opened dynamic library) '?(libnvinfer[\w.]*)")
 WARN = re.compile(r"(?:TF-TRT Warning: )?(?:Cannot dlopen some TensorRT libraries|Could not find TensorRT)")
 

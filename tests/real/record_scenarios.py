@@ -80,6 +80,60 @@ def relocate(text, home=None, build=None):
     return text.replace(home + "/", HOME_AS + "/").replace('"%s"' % home, '"%s"' % HOME_AS)
 
 
+def record(l, venv, env, tfgpu, description):
+    """Records layout `l` (its venv `venv`, environment `env`) as tests/scenarios/real_<name>.*;
+    returns the scenario name, or None when tfgpu probe fails."""
+    today = datetime.date.today().isoformat()
+    p = subprocess.run([tfgpu, "probe", "--json"], env=env, stdout=subprocess.PIPE, universal_newlines=True)
+    if p.returncode != 0:
+        print("record_scenarios: tfgpu probe failed in %s (exit %d)" % (l.name, p.returncode))
+        return None
+    snap = json.loads(p.stdout)
+    snap["created_at"] = ""
+    doc, err = run_real.run_doctor(tfgpu, env, venv)
+    names = sorted({x["file"] for x in (doc or {}).get("libraries", [])})
+    tf_log = os.path.join(run_real.BUILD, "real", "record-%s.log" % l.name.replace("/", "__"))
+    tf = run_real.run_tf(env, venv, names, tf_log)
+    libs = {}
+    for f, words in sorted(tf["opened"].items()):
+        libs[f] = {"tf": "loaded", "path": tf["oracle"].get("names", {}).get(f) or "", "words": words}
+    for f, words in sorted(tf["failed"].items()):
+        libs[f] = {"tf": "failed", "words": words}
+    gpu = bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+    spec = " ".join(venvs.VENVS[l.venv][1])
+    expect = {
+        "description": description,
+        "provenance": {"kind": "real-probe", "reason": (
+            "tfgpu probe --json of tests/real layout %s (venv %s: %s) on Debian 12 x86-64 without a GPU, driver = "
+            "the real tier's mock (%s), recorded by tests/real/record_scenarios.py on %s; expectations are what "
+            "real TensorFlow logged and mapped in the same environment (oracle.py), not tfgpu's output"
+            % (l.name, l.venv, spec, l.driver + "".join(", %s=%s" % kv for kv in sorted(l.env.items())), today))},
+        "env_contains": venv,
+        "tf_verdict": "will_use_gpu" if gpu else "will_not_use_gpu",
+        "libraries": libs,
+    }
+    if tf["profiler_opened"] or tf["profiler_failed"]:
+        # What the profiler opened once started: not what TF needs for the GPU (doctor is
+        # not asked about it); explain must call its messages harmless.
+        expect["profiler_libraries"] = dict(
+            [(f, {"tf": "loaded", "words": w}) for f, w in sorted(tf["profiler_opened"].items())] +
+            [(f, {"tf": "failed", "words": w}) for f, w in sorted(tf["profiler_failed"].items())])
+    include = findings_from_tf(l.name, tf)
+    if include:
+        expect["findings_include"] = include
+    name = "real_" + l.name.replace("/", "_").replace("-", "_").replace(".", "")
+    for suffix, data in ((".json", snap), (".expect.json", expect)):
+        with open(os.path.join(SCENARIOS, name + suffix), "w") as f:
+            f.write(relocate(json.dumps(data, indent=1, sort_keys=True)) + "\n")
+    # TensorFlow's own log of that run, for explain (tests/explain_real_logs_test.cc).
+    with open(tf_log, errors="replace") as f:
+        log = f.read()
+    with open(os.path.join(SCENARIOS, name + ".tf.log"), "w") as f:
+        f.write(relocate(log))
+    print("recorded %s: TF %s, %d libraries" % (name, expect["tf_verdict"], len(libs)))
+    return name
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", required=True)
@@ -95,57 +149,10 @@ def main():
         if rc:
             print("record_scenarios: venv %s: %s" % (l.venv, why))
             return rc
-    today = datetime.date.today().isoformat()
     for l in layouts:
         venv = run_real.prepare(l)
-        env = run_real.environment(l, venv, args.mock)
-        p = subprocess.run([args.tfgpu, "probe", "--json"], env=env, stdout=subprocess.PIPE, universal_newlines=True)
-        if p.returncode != 0:
-            print("record_scenarios: tfgpu probe failed in %s (exit %d)" % (l.name, p.returncode))
+        if record(l, venv, run_real.environment(l, venv, args.mock), args.tfgpu, RECORDED[l.name]) is None:
             return 1
-        snap = json.loads(p.stdout)
-        snap["created_at"] = ""
-        doc, err = run_real.run_doctor(args.tfgpu, env, venv)
-        names = sorted({x["file"] for x in (doc or {}).get("libraries", [])})
-        tf_log = os.path.join(run_real.BUILD, "real", "record-%s.log" % l.name.replace("/", "__"))
-        tf = run_real.run_tf(env, venv, names, tf_log)
-        libs = {}
-        for f, words in sorted(tf["opened"].items()):
-            libs[f] = {"tf": "loaded", "path": tf["oracle"].get("names", {}).get(f) or "", "words": words}
-        for f, words in sorted(tf["failed"].items()):
-            libs[f] = {"tf": "failed", "words": words}
-        gpu = bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
-        spec = " ".join(venvs.VENVS[l.venv][1])
-        expect = {
-            "description": RECORDED[l.name],
-            "provenance": {"kind": "real-probe", "reason": (
-                "tfgpu probe --json of tests/real layout %s (venv %s: %s) on Debian 12 x86-64 without a GPU, driver = "
-                "the real tier's mock (%s), recorded by tests/real/record_scenarios.py on %s; expectations are what "
-                "real TensorFlow logged and mapped in the same environment (oracle.py), not tfgpu's output"
-                % (l.name, l.venv, spec, l.driver + "".join(", %s=%s" % kv for kv in sorted(l.env.items())), today))},
-            "env_contains": venv,
-            "tf_verdict": "will_use_gpu" if gpu else "will_not_use_gpu",
-            "libraries": libs,
-        }
-        if tf["profiler_opened"] or tf["profiler_failed"]:
-            # What the profiler opened once started: not what TF needs for the GPU (doctor is
-            # not asked about it); explain must call its messages harmless.
-            expect["profiler_libraries"] = dict(
-                [(f, {"tf": "loaded", "words": w}) for f, w in sorted(tf["profiler_opened"].items())] +
-                [(f, {"tf": "failed", "words": w}) for f, w in sorted(tf["profiler_failed"].items())])
-        include = findings_from_tf(l.name, tf)
-        if include:
-            expect["findings_include"] = include
-        name = "real_" + l.name.replace("/", "_").replace("-", "_")
-        for suffix, data in ((".json", snap), (".expect.json", expect)):
-            with open(os.path.join(SCENARIOS, name + suffix), "w") as f:
-                f.write(relocate(json.dumps(data, indent=1, sort_keys=True)) + "\n")
-        # TensorFlow's own log of that run, for explain (tests/explain_real_logs_test.cc).
-        with open(tf_log, errors="replace") as f:
-            log = f.read()
-        with open(os.path.join(SCENARIOS, name + ".tf.log"), "w") as f:
-            f.write(relocate(log))
-        print("recorded %s: TF %s, %d libraries" % (name, expect["tf_verdict"], len(libs)))
     return 0
 
 

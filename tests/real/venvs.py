@@ -52,6 +52,32 @@ VENVS = {
                   "pip install tensorflow-gpu==1.15.5 protobuf==3.20.3"),
 }
 
+# Per TF release: (release prefix, Python, the pins an old release needs to import with today's
+# PyPI). Found by installing each (scripts/kb/tensorrt_at_import.py, tests/real/release_sweep.py).
+RELEASE_PINS = [
+    ("2.1.", "3.7", ["numpy<1.19", "protobuf<3.20", "h5py<3", "gast==0.2.2"]),
+    ("2.2.", "3.8", ["numpy<1.19", "protobuf<3.20", "h5py<3"]),
+    ("2.3.", "3.8", ["numpy<1.19", "protobuf<3.20", "h5py<3"]),
+    ("2.4.", "3.8", ["numpy<1.20", "protobuf<3.20"]),
+    ("2.5.", "3.9", ["numpy<1.20", "protobuf<3.20"]),
+    ("2.6.", "3.9", ["numpy<1.20", "protobuf<3.20", "keras<2.7"]),
+    ("2.7.", "3.9", ["numpy<1.22", "protobuf<3.20", "keras<2.8"]),
+    ("2.8.", "3.10", ["numpy<1.24", "protobuf<3.20", "keras<2.9"]),
+    ("2.9.", "3.10", ["numpy<1.24", "protobuf<3.20"]),
+    ("2.10.", "3.10", ["numpy<2"]),
+    ("2.11.", "3.10", ["numpy<2"]),
+    ("2.12.", "3.11", ["numpy<2"]),
+    ("2.13.", "3.11", ["numpy<2"]),
+    ("2.14.", "3.11", ["numpy<2"]),
+    ("2.15.", "3.11", ["numpy<2"]),
+    ("2.16.", "3.12", ["numpy<2"]),
+    ("2.17.", "3.12", ["numpy<2"]),
+    ("2.18.", "3.12", []),
+    ("2.19.", "3.12", []),
+    ("2.20.", "3.13", []),
+    ("2.21.", "3.13", []),
+]
+
 # Pure-Python packages a venv's pins exist for only as source distributions (pip builds them;
 # everything else must be a wheel).
 SDISTS = {"tf115-gpu": ["gast"]}

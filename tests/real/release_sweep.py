@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Every TensorFlow release as the oracle, not only the real tier's five.
+
+For each release given: a venv from PyPI (the Python and the pins an old release needs to
+import today: venvs.RELEASE_PINS), the real tier's mock driver, and two layouts:
+  rel<X.Y>/mock-driver         this machine as it is (its only CUDA: the system CUDA 13 in
+                               ld.so.cache), the release's own wheel and nothing else;
+  rel<X.Y>/cuda-on-path        the CUDA the release's names ask for on LD_LIBRARY_PATH: the
+                               nvidia-* wheel folders of the real tier's venvs (CUDA 11.8 +
+                               cuDNN 8.6 from tf212-cu11 for 2.4-2.14, CUDA 12.3 + cuDNN 8.9
+                               from tf2161-cuda for 2.15-2.17, CUDA 12.5 + cuDNN 9.3 from
+                               tf221-cuda for 2.18 on; none exists on PyPI for CUDA 10, 2.1-2.3).
+Each layout: doctor against what real TF loaded, library by library, and explain on TF's own log,
+as run_real.py does. With --record, each layout also becomes a scenario
+(tests/scenarios/real_rel<XY>_*.{json,expect.json,tf.log}, record_scenarios.record), which ctest
+then checks without TF, downloads or venvs. The release's venv is removed afterwards.
+
+Not part of CI's real tier (each release is a ~0.5-1 GB download, 2-4 min): run it when the KB's
+release rows change. Results of the last run: kb/derivations/release_sweep.txt.
+
+Usage: release_sweep.py --build BUILD --tfgpu TFGPU --mock MOCKDIR [--record] [--out FILE] VERSION...
+"""
+import argparse
+import datetime
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import record_scenarios  # noqa: E402
+import run_real  # noqa: E402
+import venvs  # noqa: E402
+
+# Which real-tier venv's nvidia-* wheel folders stand for the CUDA a release's names ask for.
+CUDA_FROM = [((2, 4), (2, 14), "tf212-cu11", "CUDA 11.8 + cuDNN 8.6"),
+             ((2, 15), (2, 17), "tf2161-cuda", "CUDA 12.3 + cuDNN 8.9"),
+             ((2, 18), (2, 99), "tf221-cuda", "CUDA 12.5 + cuDNN 9.3")]
+
+
+def series(version):
+    major, minor = version.split(".")[:2]
+    return int(major), int(minor)
+
+
+def layouts_for(version, name):
+    s = series(version)
+    out = [(run_real.Layout("rel%d.%d/mock-driver" % s, name),
+            "TF %s with the mock driver and this machine as it is (its only CUDA: the system CUDA 13 in "
+            "ld.so.cache)" % version)]
+    for first, last, provider, what in CUDA_FROM:
+        if first <= s <= last:
+            out.append((run_real.Layout("rel%d.%d/cuda-on-path" % s, name, uses=[provider],
+                                        ld_path=lambda v, p=provider: run_real.nvidia_lib_dirs(run_real.venv_path(p))),
+                        "TF %s with %s (the %s venv's nvidia-* wheel folders) on LD_LIBRARY_PATH" %
+                        (version, what, provider)))
+    return out
+
+
+def sweep(version, args, log):
+    row = next((r for r in venvs.RELEASE_PINS if version.startswith(r[0])), None)
+    if not row:
+        return ["%s | no Python known for this release (venvs.RELEASE_PINS)" % version]
+    name = "rel-" + version
+    venvs.VENVS[name] = (row[1], ["tensorflow==" + version] + row[2],
+                         "pip install tensorflow==%s %s" % (version, " ".join('"%s"' % p for p in row[2])))
+    # Pins of old releases that PyPI has only as source (gast 0.2.2 for 2.1; termcolor 1.1.0,
+    # wrapt 1.12.1 for 2.4-2.6; clang 5.0 for 2.6): pip may build these, nothing else.
+    venvs.SDISTS[name] = ["gast", "termcolor", "wrapt", "clang"] if series(version) <= (2, 6) else []
+    lines = []
+    rc, why = venvs.ensure(run_real.BUILD, name, log)
+    if rc:
+        return ["%s | venv: %s" % (version, why)]
+    try:
+        for layout, description in layouts_for(version, name):
+            for v in layout.uses:
+                rc, why = venvs.ensure(run_real.BUILD, v, log)
+                if rc:
+                    lines.append("%s | venv %s: %s" % (layout.name, v, why))
+                    break
+            else:
+                got, rows, err, tf, secs = run_real.run_layout(layout, args)
+                bad = [r for r in rows if not r[1]]
+                ok, hard, said = tf["explain"]
+                lines.append("%s | TF %s | doctor %s | explain %s: %s" % (
+                    layout.name,
+                    "GPU registered" if bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"] else
+                    ("no GPU (%s)" % tf["oracle"]["import_error"][:80] if "import_error" in tf["oracle"] else "no GPU"),
+                    "agrees (%d libraries)" % (len(rows) - 1) if not bad else
+                    "DIFFERS: " + "; ".join("%s: TF %s / doctor %s" % (r[0], r[2][:90], r[3][:90]) for r in bad),
+                    "agrees" if ok else ("WRONG" if hard else "differs"), said))
+                if args.record:
+                    venv = run_real.prepare(layout)
+                    record_scenarios.record(layout, venv, run_real.environment(layout, venv, args.mock), args.tfgpu,
+                                            description)
+            log(lines[-1])
+    finally:
+        shutil.rmtree(venvs.venv_dir(run_real.BUILD, name), ignore_errors=True)
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build", required=True)
+    ap.add_argument("--tfgpu", required=True)
+    ap.add_argument("--mock", required=True)
+    ap.add_argument("--record", action="store_true")
+    ap.add_argument("--out")
+    ap.add_argument("versions", nargs="+")
+    args = ap.parse_args()
+    run_real.BUILD = os.path.abspath(args.build)
+    args.mock = os.path.abspath(args.mock)
+    args.tfgpu = os.path.abspath(args.tfgpu)
+    lines = []
+    for v in args.versions:
+        lines += sweep(v, args, lambda s: print(s, flush=True))
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write("# made by tests/real/release_sweep.py %s on %s (mock driver; doctor vs real TF, explain on TF's "
+                    "log)\n" % (" ".join(args.versions), datetime.date.today().isoformat()))
+            f.write("\n".join(lines) + "\n")
+    return 1 if any("DIFFERS" in l or "WRONG" in l for l in lines) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
