@@ -152,6 +152,13 @@ TEST(ExplainCli, ACrashWithOnlyHarmlessLinesBesideItIsNotCalledNothingMatched) {
   EXPECT_NE(r.out.find("an error or a crash"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("Nothing in the input matches"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("Only harmless messages"), std::string::npos) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(run({"--json", "explain", p.string()}).out)["input"]["crash"], true);
+  // Windows ends a process that crashed in native code with a status, not a traceback.
+  auto win = write_temp("win_crash.txt", "Epoch 1/10\nProcess finished with exit code -1073740791 (0xC0000409)\n");
+  EXPECT_NE(run({"explain", win.string()}).out.find("an error or a crash"), std::string::npos);
+  EXPECT_EQ(nlohmann::json::parse(run({"--json", "explain", win.string()}).out)["input"]["crash"], true);
+  auto empty = write_temp("no_crash.txt", "hello\n");
+  EXPECT_EQ(nlohmann::json::parse(run({"--json", "explain", empty.string()}).out)["input"]["crash"], false);
 }
 
 TEST(ExplainCli, NulFilledFileIsReportedAsBinaryNotACrash) {

@@ -319,6 +319,7 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
 
   for (auto& [id, n] : noise) out.noise.push_back(std::move(n));
   std::sort(out.noise.begin(), out.noise.end(), [](const NoiseLine& a, const NoiseLine& b) { return a.line < b.line; });
+  out.crash = crashed;
   out.stats = scan.stats;
   out.facts = std::move(scan.facts);
   return out;

@@ -64,6 +64,7 @@ struct ExplainResult {
   std::vector<Check> checks;
   std::vector<NoiseLine> noise;   // harmless lines, in line order
   LogFacts facts;                 // what the log says about the machine
+  bool crash = false;             // a traceback, F-level line, abort, segfault or Windows crash status
   Snapshot snapshot;              // the same as a partial Snapshot (origin "log")
   InputStats stats;
 };

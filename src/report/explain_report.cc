@@ -101,12 +101,11 @@ std::string render_explain_text(const ExplainResult& r, const ExplainTextOptions
   if (!facts.empty()) s += fmt::format("\n{}What the log says about the machine{}\n{}", bold, reset, facts);
 
   if (r.findings.empty()) {
-    // Harmless lines beside no finding: the input also holds an error or crash explain does
-    // not know (never "only harmless messages" then).
+    // No finding: nothing recognised, or a crash / error explain knows no cause of (then never
+    // "only harmless messages", whatever harmless lines are beside it).
     s += fmt::format("\n{}No known problem recognised.{} {}\n", bold, reset,
-                     r.noise.empty() ? "Nothing in the input matches a known message."
-                                     : "The input shows an error or a crash that matches no known cause; the lines "
-                                       "recognised below are harmless.");
+                     r.crash ? "The input shows an error or a crash that matches no known cause."
+                             : "Nothing in the input matches a known message.");
     s += "Paste the full output of the failing command (with TF_CPP_MAX_VLOG_LEVEL=3 on TF >= 2.12), or run: tfgpu doctor\n";
   } else {
     s += fmt::format("\n{}Findings, most likely root cause first{}\n", bold, reset);
@@ -163,7 +162,8 @@ nlohmann::json explain_to_json(const ExplainResult& r) {
                 {"longest_line", r.stats.longest_line},
                 {"long_lines", r.stats.long_lines},
                 {"binary", r.stats.has_nul},
-                {"valid_utf8", !r.stats.invalid_utf8}};
+                {"valid_utf8", !r.stats.invalid_utf8},
+                {"crash", r.crash}};
   json findings = json::array();
   for (const auto& f : r.findings) {
     json ev = json::array();
