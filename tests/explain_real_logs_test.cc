@@ -8,6 +8,7 @@
 //     by (the recording's findings_include) or else what doctor names for the same machine
 //     (doctor is checked against the same TF run library by library in
 //     doctor_scenarios_test), and never answer "only harmless messages".
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -77,6 +78,47 @@ TEST_P(ExplainRealLog, AgreesWithWhatTensorflowDidAndWithDoctor) {
 
 INSTANTIATE_TEST_SUITE_P(RealTensorflow, ExplainRealLog, ::testing::ValuesIn(real_logs()),
                          [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+// tests/real_logs: real TF's own log of a layout a cause defines (tests/real/release_sweep.py
+// --layouts causes: a GPU of compute capability 3.0, a toolkit without cuDNN, no driver), for
+// every release 2.5-2.21 (without cuDNN: 2.5-2.17, tests/real_logs/README.md says why). The same
+// fact in each release's own words: explain must put the cause first.
+std::string real_logs_dir() { return std::string(TFGPU_SOURCE_DIR) + "/tests/real_logs"; }
+
+std::vector<std::string> cause_logs() {
+  std::vector<std::string> out;
+  if (!fs::exists(real_logs_dir())) return out;
+  for (const auto& e : fs::directory_iterator(real_logs_dir())) {
+    const std::string f = e.path().filename().string();
+    if (f.size() > 7 && f.ends_with(".tf.log")) out.push_back(f.substr(0, f.size() - 7));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class ExplainCauseLog : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ExplainCauseLog, PutsTheCauseTheLayoutDefinesFirst) {
+  const std::string name = GetParam();
+  const std::string log = testing::read_text(real_logs_dir() + "/" + name + ".tf.log");
+  ASSERT_FALSE(log.empty()) << name;
+  const nlohmann::json want =
+      nlohmann::json::parse(testing::read_text(real_logs_dir() + "/" + name + ".expect.json"), nullptr, false);
+  ASSERT_TRUE(want.is_object() && want.contains("cause")) << name << ".expect.json";
+  EXPECT_EQ(want["tf_verdict"], "will_not_use_gpu") << name << ": the layout was meant to keep TF off the GPU";
+  ExplainResult r = explain_text(log, testing::shipped_signatures(), &testing::shipped_kb());
+  ASSERT_FALSE(r.findings.empty()) << name << ": explain finds nothing";
+  EXPECT_EQ(r.findings.front().id, want["cause"].get<std::string>()) << name << ": explain says" << listing(r);
+}
+
+INSTANTIATE_TEST_SUITE_P(RealTensorflow, ExplainCauseLog, ::testing::ValuesIn(cause_logs()),
+                         [](const ::testing::TestParamInfo<std::string>& i) { return i.param; });
+
+TEST(ExplainRealLogs, EveryCauseLogHasItsExpectation) {
+  const auto logs = cause_logs();
+  EXPECT_GE(logs.size(), 30u) << "re-record: tests/real/release_sweep.py --layouts causes --record";
+  for (const auto& name : logs) EXPECT_TRUE(fs::exists(real_logs_dir() + "/" + name + ".expect.json")) << name;
+}
 
 TEST(ExplainRealLogs, EveryRealScenarioHasItsLog) {
   size_t real = 0;

@@ -22,8 +22,10 @@ Usage: release_sweep.py --build BUILD --tfgpu TFGPU --mock MOCKDIR [--record] [-
 """
 import argparse
 import datetime
+import json
 import os
 import shutil
+import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -31,6 +33,8 @@ sys.path.insert(0, HERE)
 import record_scenarios  # noqa: E402
 import run_real  # noqa: E402
 import venvs  # noqa: E402
+
+REAL_LOGS = os.path.join(os.path.dirname(HERE), "real_logs")
 
 # Which real-tier venv's nvidia-* wheel folders stand for the CUDA a release's names ask for.
 CUDA_FROM = [((2, 4), (2, 14), "tf212-cu11", "CUDA 11.8 + cuDNN 8.6"),
@@ -57,6 +61,99 @@ def layouts_for(version, name):
     return out
 
 
+def toolkit_dir(provider, version_label, without=()):
+    """A folder standing for a system CUDA toolkit (/usr/local/cuda-X.Y/lib64): links to every
+    library file of `provider`'s nvidia-* wheels, less the components in `without`."""
+    d = os.path.join(run_real.BUILD, "real", "toolkits", "cuda-%s%s" % (version_label, "".join("-no-" + w for w in without)),
+                     "lib64")
+    if os.path.isdir(d):
+        shutil.rmtree(d)
+    os.makedirs(d)
+    for lib in run_real.nvidia_lib_dirs(run_real.venv_path(provider)):
+        if os.path.basename(os.path.dirname(lib)) in without:
+            continue
+        for f in sorted(os.listdir(lib)):
+            if ".so" in f and not os.path.exists(os.path.join(d, f)):
+                os.symlink(os.path.join(lib, f), os.path.join(d, f))
+    return d
+
+
+# Layouts a cause defines, and the finding explain must put first on TF's own log of it:
+# (suffix, the cause, toolkit components left out, driver, mock knobs).
+CAUSES = [("cc30", "compute_capability_unsupported", (), "full", {"TFGPU_MOCK_CC": "3.0"}),
+          ("no-cudnn", "cudnn_missing", ("cudnn",), "full", {}),
+          ("no-driver", "driver_missing", (), "none", {})]
+
+
+def cause_layouts(version, name):
+    s = series(version)
+    out = []
+    for first, last, provider, what in CUDA_FROM:
+        # Not TF 2.4: CUDA 11.8 lacks a name of its CUDA 11.0 (libcusolver.so.10), so every
+        # layout would hold that cause as well.
+        if not max(first, (2, 5)) <= s <= last:
+            continue
+        label = what.split()[1]
+        for suffix, cause, without, driver, knobs in CAUSES:
+            out.append((run_real.Layout("rel%d.%d/%s" % (s + (suffix,)), name, uses=[provider], driver=driver,
+                                        env=dict(knobs),
+                                        ld_path=lambda v, p=provider, w=without, l=label: [toolkit_dir(p, l, w)]),
+                        cause,
+                        "TF %s, %s as a system toolkit (links to the %s venv's wheel files) on LD_LIBRARY_PATH%s%s%s"
+                        % (version, what if not without else what.replace(" + cuDNN", " without cuDNN; cuDNN"),
+                           provider, ", no driver" if driver == "none" else "",
+                           "".join(", %s=%s" % kv for kv in knobs.items()), " (cause: %s)" % cause)))
+    return out
+
+
+def check_cause(layout, cause, args, log):
+    """Runs a cause layout; the line for it (explain's first finding must be `cause`) and the run."""
+    got, rows, err, tf, secs = run_real.run_layout(layout, args)
+    p = subprocess.run([args.tfgpu, "explain", "--json", os.path.join(run_real.BUILD, "real", "out",
+                        layout.name.replace("/", "__"), "tf.log")], stdout=subprocess.PIPE, universal_newlines=True)
+    try:
+        ids = [f["id"] for f in json.loads(p.stdout).get("findings", [])]
+    except ValueError:
+        ids = []
+    tf_gpu = bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+    if tf_gpu:
+        # The layout did not make its cause on this machine: TF found what it takes away
+        # elsewhere (this machine's ld.so.cache holds cuDNN 9 from /usr/local/cuda-13.0/lib,
+        # so TF >= 2.18 finds libcudnn.so.9 there). Not a case of the cause; not recorded.
+        where = ", ".join("%s at %s" % (n, p) for n, p in sorted(tf["oracle"].get("names", {}).items())
+                          if p and "cudnn" in n)
+        return "%s | SKIPPED: TF registered the GPU, so the layout does not hold %s here%s" % (
+            layout.name, cause, " (TF found %s)" % where if where else ""), tf
+    verdict = "first" if ids[:1] == [cause] else ("top-3" if cause in ids[:3] else "MISSED")
+    bad = [r for r in rows if not r[1]]
+    doctor = "agrees (%d libraries)" % (len(rows) - 1) if not bad else "DIFFERS: " + "; ".join(
+        "%s: TF %s / doctor %s" % (r[0], r[2][:90], r[3][:90]) for r in bad)
+    return "%s | TF %s | doctor %s | explain %s %s: %s" % (
+        layout.name, "GPU registered" if tf_gpu else "no GPU", doctor, verdict, cause, " ".join(ids[:3]) or "(nothing)"), tf
+
+
+def record_log(layout, cause, description, tf_log, tf):
+    """tests/real_logs/<name>.tf.log and .expect.json: TF's own log of a cause layout and what
+    explain must put first (tests/explain_real_logs_test.cc)."""
+    name = "real_" + layout.name.replace("/", "_").replace("-", "_").replace(".", "")
+    os.makedirs(REAL_LOGS, exist_ok=True)
+    with open(tf_log, errors="replace") as f:
+        log = f.read()
+    with open(os.path.join(REAL_LOGS, name + ".tf.log"), "w") as f:
+        f.write(record_scenarios.relocate(log))
+    expect = {"description": description, "cause": cause,
+              "tf_verdict": "will_use_gpu" if bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+              else "will_not_use_gpu",
+              "provenance": {"kind": "real-tf-log", "reason": (
+                  "TensorFlow's own log of tests/real/release_sweep.py layout %s (venv %s: %s), mock driver %s, "
+                  "recorded on %s; the cause is what the layout takes away or sets, not tfgpu's output" % (
+                      layout.name, layout.venv, " ".join(venvs.VENVS[layout.venv][1]),
+                      layout.driver + "".join(", %s=%s" % kv for kv in sorted(layout.env.items())),
+                      datetime.date.today().isoformat()))}}
+    with open(os.path.join(REAL_LOGS, name + ".expect.json"), "w") as f:
+        f.write(record_scenarios.relocate(json.dumps(expect, indent=1, sort_keys=True)) + "\n")
+
+
 def sweep(version, args, log):
     row = next((r for r in venvs.RELEASE_PINS if version.startswith(r[0])), None)
     if not row:
@@ -72,7 +169,7 @@ def sweep(version, args, log):
     if rc:
         return ["%s | venv: %s" % (version, why)]
     try:
-        for layout, description in layouts_for(version, name):
+        for layout, description in (layouts_for(version, name) if args.layouts in ("base", "all") else []):
             for v in layout.uses:
                 rc, why = venvs.ensure(run_real.BUILD, v, log)
                 if rc:
@@ -94,6 +191,13 @@ def sweep(version, args, log):
                     record_scenarios.record(layout, venv, run_real.environment(layout, venv, args.mock), args.tfgpu,
                                             description)
             log(lines[-1])
+        for layout, cause, description in (cause_layouts(version, name) if args.layouts in ("causes", "all") else []):
+            line, tf = check_cause(layout, cause, args, log)
+            lines.append(line)
+            log(line)
+            if args.record and "SKIPPED" not in line:
+                record_log(layout, cause, description,
+                           os.path.join(run_real.BUILD, "real", "out", layout.name.replace("/", "__"), "tf.log"), tf)
     finally:
         shutil.rmtree(venvs.venv_dir(run_real.BUILD, name), ignore_errors=True)
     return lines
@@ -105,6 +209,8 @@ def main():
     ap.add_argument("--tfgpu", required=True)
     ap.add_argument("--mock", required=True)
     ap.add_argument("--record", action="store_true")
+    ap.add_argument("--layouts", choices=["base", "causes", "all"], default="base",
+                    help="base: as the machine is and with CUDA on the path; causes: the layouts a cause defines")
     ap.add_argument("--out")
     ap.add_argument("versions", nargs="+")
     args = ap.parse_args()
@@ -119,7 +225,7 @@ def main():
             f.write("# made by tests/real/release_sweep.py %s on %s (mock driver; doctor vs real TF, explain on TF's "
                     "log)\n" % (" ".join(args.versions), datetime.date.today().isoformat()))
             f.write("\n".join(lines) + "\n")
-    return 1 if any("DIFFERS" in l or "WRONG" in l for l in lines) else 0
+    return 1 if any("DIFFERS" in l or "WRONG" in l or "MISSED" in l for l in lines) else 0
 
 
 if __name__ == "__main__":

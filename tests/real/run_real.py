@@ -237,7 +237,11 @@ def compare(layout, doc, tf):
     rows = []
     names = tf["oracle"].get("names", {})
     attempted = set(tf["opened"]) | set(tf["failed"])
-    reached_libraries = any(n.startswith("libcudart") for n in attempted)
+    # Did TF get to its CUDA library loading (DsoLoader::TryDlopenCUDALibraries, after the
+    # driver initialised)? Only a library of that step says so: libcuda / libnvidia-ml are the
+    # driver; TensorRT, and cudart in older releases, are opened at import (TF 2.4.4 with no
+    # driver opens libcudart.so.11.0 and nothing more).
+    reached_libraries = any(not n.startswith(("libcudart", "libcuda.", "libnvidia-ml", "libnvinfer")) for n in attempted)
     listed = {l["file"]: l for l in doc.get("libraries", [])} if doc else {}
     for f in sorted(attempted | set(listed)):
         d = listed.get(f)
