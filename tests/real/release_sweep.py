@@ -116,18 +116,18 @@ def check_cause(layout, cause, args, log):
     except ValueError:
         ids = []
     tf_gpu = bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+    verdict = "first" if ids[:1] == [cause] else ("top-3" if cause in ids[:3] else "MISSED")
+    bad = [r for r in rows if not r[1]]
+    doctor = "agrees (%d libraries)" % (len(rows) - 1) if not bad else "DIFFERS: " + "; ".join(
+        "%s: TF %s / doctor %s" % (r[0], r[2][:90], r[3][:90]) for r in bad)
     if tf_gpu:
         # The layout did not make its cause on this machine: TF found what it takes away
         # elsewhere (this machine's ld.so.cache holds cuDNN 9 from /usr/local/cuda-13.0/lib,
         # so TF >= 2.18 finds libcudnn.so.9 there). Not a case of the cause; not recorded.
         where = ", ".join("%s at %s" % (n, p) for n, p in sorted(tf["oracle"].get("names", {}).items())
                           if p and "cudnn" in n)
-        return "%s | SKIPPED: TF registered the GPU, so the layout does not hold %s here%s" % (
-            layout.name, cause, " (TF found %s)" % where if where else ""), tf
-    verdict = "first" if ids[:1] == [cause] else ("top-3" if cause in ids[:3] else "MISSED")
-    bad = [r for r in rows if not r[1]]
-    doctor = "agrees (%d libraries)" % (len(rows) - 1) if not bad else "DIFFERS: " + "; ".join(
-        "%s: TF %s / doctor %s" % (r[0], r[2][:90], r[3][:90]) for r in bad)
+        return "%s | SKIPPED: TF registered the GPU, so the layout does not hold %s here%s | doctor %s" % (
+            layout.name, cause, " (TF found %s)" % where if where else "", doctor), tf
     return "%s | TF %s | doctor %s | explain %s %s: %s" % (
         layout.name, "GPU registered" if tf_gpu else "no GPU", doctor, verdict, cause, " ".join(ids[:3]) or "(nothing)"), tf
 
