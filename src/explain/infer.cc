@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "explain/extract.h"
 #include "util/strings.h"
 #include "util/version.h"
 
