@@ -19,6 +19,7 @@ constexpr double kBonusPerArgument = 0.03;
 constexpr double kMaxBonus = 0.1;
 constexpr double kHarmlessBelow = 0.25;  // findings weaker than this do not count as a problem
 constexpr double kIfGpuWanted = 0.2;     // a harmless-unless-a-GPU-is-wanted line's own cause, at most
+constexpr double kIfGpuWantedShare = 0.4;  // ... and at most this share of its signature's weight
 constexpr size_t kEvidencePerFinding = 8;
 
 struct Candidate {
@@ -226,7 +227,7 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
       const Signature* s = signatures.signature(sig_id);
       if (!s || !s->noise_without_gpu) continue;
       Candidate& c = cands[s->finding];
-      const double w = std::min(kIfGpuWanted, s->weight * 0.4);
+      const double w = std::min(kIfGpuWanted, s->weight * kIfGpuWantedShare);
       if (c.best >= w) continue;
       c.best = w;
       c.arguments.insert("if_gpu_wanted:" + sig_id);

@@ -106,9 +106,9 @@ def cause_layouts(version, name):
     return out
 
 
-def check_cause(layout, cause, args, log):
+def check_cause(layout, cause, args):
     """Runs a cause layout; the line for it (explain's first finding must be `cause`) and the run."""
-    got, rows, err, tf, secs = run_real.run_layout(layout, args)
+    _, rows, _, tf, _ = run_real.run_layout(layout, args)
     p = subprocess.run([args.tfgpu, "explain", "--json", os.path.join(run_real.BUILD, "real", "out",
                         layout.name.replace("/", "__"), "tf.log")], stdout=subprocess.PIPE, universal_newlines=True)
     try:
@@ -124,8 +124,8 @@ def check_cause(layout, cause, args, log):
         # The layout did not make its cause on this machine: TF found what it takes away
         # elsewhere (this machine's ld.so.cache holds cuDNN 9 from /usr/local/cuda-13.0/lib,
         # so TF >= 2.18 finds libcudnn.so.9 there). Not a case of the cause; not recorded.
-        where = ", ".join("%s at %s" % (n, p) for n, p in sorted(tf["oracle"].get("names", {}).items())
-                          if p and "cudnn" in n)
+        where = ", ".join("%s at %s" % (n, path) for n, path in sorted(tf["oracle"].get("names", {}).items())
+                          if path and "cudnn" in n)
         return "%s | SKIPPED: TF registered the GPU, so the layout does not hold %s here%s | doctor %s" % (
             layout.name, cause, " (TF found %s)" % where if where else "", doctor), tf
     return "%s | TF %s | doctor %s | explain %s %s: %s" % (
@@ -192,7 +192,7 @@ def sweep(version, args, log):
                                             description)
             log(lines[-1])
         for layout, cause, description in (cause_layouts(version, name) if args.layouts in ("causes", "all") else []):
-            line, tf = check_cause(layout, cause, args, log)
+            line, tf = check_cause(layout, cause, args)
             lines.append(line)
             log(line)
             if args.record and "SKIPPED" not in line:
