@@ -15,10 +15,17 @@ as run_real.py does. With --record, each layout also becomes a scenario
 (tests/scenarios/real_rel<XY>_*.{json,expect.json,tf.log}, record_scenarios.record), which ctest
 then checks without TF, downloads or venvs. The release's venv is removed afterwards.
 
+With --layouts causes (or all), the layouts each of which makes one cause, for 2.5 on: the
+release's CUDA as a system toolkit (a folder of links to the wheel files) and a GPU of compute
+capability 3.0 (cc30), no cuDNN (no-cudnn; the machine's own cuDNN folders hidden too,
+Layout.mask), or no driver (no-driver). explain must put that cause first on TF's own log; with
+--record the log is kept in tests/real_logs (ExplainCauseLog). Results: kb/derivations/release_causes.txt.
+
 Not part of CI's real tier (each release is a ~0.5-1 GB download, 2-4 min): run it when the KB's
 release rows change. Results of the last run: kb/derivations/release_sweep.txt.
 
-Usage: release_sweep.py --build BUILD --tfgpu TFGPU --mock MOCKDIR [--record] [--out FILE] VERSION...
+Usage: release_sweep.py --build BUILD --tfgpu TFGPU --mock MOCKDIR [--layouts base|causes|all] [--record]
+                        [--out FILE] VERSION...
 """
 import argparse
 import datetime
@@ -79,10 +86,27 @@ def toolkit_dir(provider, version_label, without=()):
 
 
 # Layouts a cause defines, and the finding explain must put first on TF's own log of it:
-# (suffix, the cause, toolkit components left out, driver, mock knobs).
-CAUSES = [("cc30", "compute_capability_unsupported", (), "full", {"TFGPU_MOCK_CC": "3.0"}),
-          ("no-cudnn", "cudnn_missing", ("cudnn",), "full", {}),
-          ("no-driver", "driver_missing", (), "none", {})]
+# (suffix, the cause, toolkit components left out, driver, mock knobs, libraries of the
+# machine's own to hide).
+CAUSES = [("cc30", "compute_capability_unsupported", (), "full", {"TFGPU_MOCK_CC": "3.0"}, ()),
+          ("no-cudnn", "cudnn_missing", ("cudnn",), "full", {}, ("libcudnn",)),
+          ("no-driver", "driver_missing", (), "none", {}, ())]
+
+
+def system_dirs_holding(prefixes):
+    """The folders of this machine's ld.so.cache that hold a library named with one of
+    `prefixes` (this machine: cuDNN 9 in /usr/local/cuda-13.0/lib)."""
+    try:
+        out = subprocess.run(["ldconfig", "-p"], stdout=subprocess.PIPE, universal_newlines=True).stdout
+    except OSError:
+        return []
+    dirs = set()
+    for line in out.splitlines():
+        name, _, path = line.strip().partition(" => ")
+        if name.startswith(prefixes) and path:
+            dirs.add(os.path.dirname(os.path.realpath(path)))
+            dirs.add(os.path.dirname(path))
+    return sorted(d for d in dirs if os.path.isdir(d))
 
 
 def cause_layouts(version, name):
@@ -94,15 +118,17 @@ def cause_layouts(version, name):
         if not max(first, (2, 5)) <= s <= last:
             continue
         label = what.split()[1]
-        for suffix, cause, without, driver, knobs in CAUSES:
+        for suffix, cause, without, driver, knobs, hide in CAUSES:
+            mask = system_dirs_holding(hide) if hide and run_real.can_mask() else []
             out.append((run_real.Layout("rel%d.%d/%s" % (s + (suffix,)), name, uses=[provider], driver=driver,
-                                        env=dict(knobs),
+                                        env=dict(knobs), mask=mask,
                                         ld_path=lambda v, p=provider, w=without, l=label: [toolkit_dir(p, l, w)]),
                         cause,
-                        "TF %s, %s as a system toolkit (links to the %s venv's wheel files) on LD_LIBRARY_PATH%s%s%s"
+                        "TF %s, %s as a system toolkit (links to the %s venv's wheel files) on LD_LIBRARY_PATH%s%s%s%s"
                         % (version, what if not without else what.replace(" + cuDNN", " without cuDNN; cuDNN"),
                            provider, ", no driver" if driver == "none" else "",
-                           "".join(", %s=%s" % kv for kv in knobs.items()), " (cause: %s)" % cause)))
+                           "".join(", %s=%s" % kv for kv in knobs.items()),
+                           "".join(", %s hidden" % d for d in mask), " (cause: %s)" % cause)))
     return out
 
 
@@ -148,7 +174,8 @@ def record_log(layout, cause, description, tf_log, tf):
                   "TensorFlow's own log of tests/real/release_sweep.py layout %s (venv %s: %s), mock driver %s, "
                   "recorded on %s; the cause is what the layout takes away or sets, not tfgpu's output" % (
                       layout.name, layout.venv, " ".join(venvs.VENVS[layout.venv][1]),
-                      layout.driver + "".join(", %s=%s" % kv for kv in sorted(layout.env.items())),
+                      layout.driver + "".join(", %s=%s" % kv for kv in sorted(layout.env.items()))
+                      + "".join(", %s hidden (an empty folder bind-mounted over it)" % d for d in layout.mask),
                       datetime.date.today().isoformat()))}}
     with open(os.path.join(REAL_LOGS, name + ".expect.json"), "w") as f:
         f.write(record_scenarios.relocate(json.dumps(expect, indent=1, sort_keys=True)) + "\n")

@@ -64,8 +64,11 @@ def nvidia_lib_dirs(venv):
 
 
 class Layout:
-    def __init__(self, name, venv, driver="full", ld_path=None, hide=None, note="", env=None, uses=()):
+    def __init__(self, name, venv, driver="full", ld_path=None, hide=None, note="", env=None, uses=(), mask=()):
         self.name, self.venv, self.driver = name, venv, driver
+        # System folders hidden from doctor and TF alike (an empty folder bind-mounted over each
+        # in a mount namespace of their own): a machine that lacks what this one has there.
+        self.mask = tuple(mask)
         self.uses = tuple(uses)  # other venvs whose folders ld_path names (set up first)
         self.ld_path = ld_path or (lambda venv_dir: [])  # entries before the mock driver's dir
         self.hide = hide  # path relative to the venv, removed in a hard-linked copy
@@ -177,8 +180,30 @@ def environment(layout, venv, mock):
     return env
 
 
-def run_doctor(tfgpu, env, venv):
-    p = subprocess.run([tfgpu, "doctor", "--json"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+def masked(layout, cmd):
+    """`cmd` run with layout.mask's folders empty: unshare(1) gives it a user and mount
+    namespace of its own, where an empty folder is bind-mounted over each (the machine's files
+    stay as they are)."""
+    if layout is None or not layout.mask:
+        return cmd
+    empty = os.path.join(BUILD, "real", "empty")
+    os.makedirs(empty, exist_ok=True)
+    script = 'e=$1; n=$2; shift 2; while [ "$n" -gt 0 ]; do mount --bind "$e" "$1" || exit 97; shift; n=$((n-1)); done; exec "$@"'
+    return ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", script, "sh", empty,
+            str(len(layout.mask))] + list(layout.mask) + cmd
+
+
+def can_mask():
+    """Whether this machine lets an unprivileged process hide a folder (unshare, user namespaces)."""
+    try:
+        return subprocess.run(["unshare", "--user", "--map-root-user", "--mount", "true"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    except OSError:
+        return False
+
+
+def run_doctor(tfgpu, env, venv, layout=None):
+    p = subprocess.run(masked(layout, [tfgpu, "doctor", "--json"]), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True, timeout=300)
     try:
         j = json.loads(p.stdout)
@@ -195,13 +220,14 @@ PROFILER_STARTED = "Profiler session started"  # profiler_session.cc, TF 2.x
 FAILED = re.compile(r"dso_loader\.cc:\d+\] Could not load dynamic library '([^']+)'; dlerror: (.*?)(?:; LD_LIBRARY_PATH: .*)?$")
 
 
-def run_tf(env, venv, names, log_path):
+def run_tf(env, venv, names, log_path, layout=None):
     env = dict(env)
     env.update({"TF_CPP_MIN_LOG_LEVEL": "0", "TF_CPP_VMODULE": "dso_loader=1,cuda_dso_loader=1",
                 "TFGPU_MOCK_LOG": log_path + ".mock"})
     if os.path.exists(log_path + ".mock"):
         os.unlink(log_path + ".mock")
-    p = subprocess.run([os.path.join(venv, "bin", "python"), os.path.join(HERE, "oracle.py")] + names, env=env,
+    cmd = [os.path.join(venv, "bin", "python"), os.path.join(HERE, "oracle.py")] + names
+    p = subprocess.run(masked(layout, cmd), env=env,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True, timeout=900)
     with open(log_path, "w") as f:
         f.write(p.stderr)
@@ -308,11 +334,11 @@ def run_layout(layout, args, tf_names_hint=None):
     env = environment(layout, venv, args.mock)
     outdir = os.path.join(BUILD, "real", "out", layout.name.replace("/", "__"))
     os.makedirs(outdir, exist_ok=True)
-    doc, err = run_doctor(args.tfgpu, env, venv)
+    doc, err = run_doctor(args.tfgpu, env, venv, layout)
     with open(os.path.join(outdir, "doctor-verdict.json"), "w") as f:
         json.dump(doc or {"error": err}, f, indent=1)
     names = sorted({l["file"] for l in (doc or {}).get("libraries", [])} | set(tf_names_hint or []))
-    tf = run_tf(env, venv, names, os.path.join(outdir, "tf.log"))
+    tf = run_tf(env, venv, names, os.path.join(outdir, "tf.log"), layout)
     # A name TF opened that was not asked about: ld.so names an object found by a path search
     # dir + "/" + the name searched for, so its link-map entry ends with that name.
     for n in set(tf["opened"]) - set(names):
