@@ -99,7 +99,7 @@ def record(l, venv, env, tfgpu, description):
         libs[f] = {"tf": "loaded", "path": tf["oracle"].get("names", {}).get(f) or "", "words": words}
     for f, words in sorted(tf["failed"].items()):
         libs[f] = {"tf": "failed", "words": words}
-    gpu = bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+    gpu = run_real.tf_used_gpu(tf)
     spec = " ".join(venvs.VENVS[l.venv][1])
     expect = {
         "description": description,
@@ -107,7 +107,7 @@ def record(l, venv, env, tfgpu, description):
             "tfgpu probe --json of tests/real layout %s (venv %s: %s) on Debian 12 x86-64 without a GPU, driver = "
             "the real tier's mock (%s), recorded by tests/real/record_scenarios.py on %s; expectations are what "
             "real TensorFlow logged and mapped in the same environment (oracle.py), not tfgpu's output"
-            % (l.name, l.venv, spec, l.driver + "".join(", %s=%s" % kv for kv in sorted(l.env.items())), today))},
+            % (l.name, l.venv, spec, l.driver_words(), today))},
         "env_contains": venv,
         "tf_verdict": "will_use_gpu" if gpu else "will_not_use_gpu",
         "libraries": libs,

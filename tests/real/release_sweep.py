@@ -132,20 +132,20 @@ def cause_layouts(version, name):
     return out
 
 
+def doctor_words(rows):
+    """run_real.compare's rows in a word: agrees, or where doctor and TF differ."""
+    bad = [r for r in rows if not r[1]]
+    return "agrees (%d libraries)" % (len(rows) - 1) if not bad else "DIFFERS: " + "; ".join(
+        "%s: TF %s / doctor %s" % (r[0], r[2][:90], r[3][:90]) for r in bad)
+
+
 def check_cause(layout, cause, args):
     """Runs a cause layout; the line for it (explain's first finding must be `cause`) and the run."""
     _, rows, _, tf, _ = run_real.run_layout(layout, args)
-    p = subprocess.run([args.tfgpu, "explain", "--json", os.path.join(run_real.BUILD, "real", "out",
-                        layout.name.replace("/", "__"), "tf.log")], stdout=subprocess.PIPE, universal_newlines=True)
-    try:
-        ids = [f["id"] for f in json.loads(p.stdout).get("findings", [])]
-    except ValueError:
-        ids = []
-    tf_gpu = bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+    ids = tf["explain_ids"]
+    tf_gpu = run_real.tf_used_gpu(tf)
     verdict = "first" if ids[:1] == [cause] else ("top-3" if cause in ids[:3] else "MISSED")
-    bad = [r for r in rows if not r[1]]
-    doctor = "agrees (%d libraries)" % (len(rows) - 1) if not bad else "DIFFERS: " + "; ".join(
-        "%s: TF %s / doctor %s" % (r[0], r[2][:90], r[3][:90]) for r in bad)
+    doctor = doctor_words(rows)
     if tf_gpu:
         # The layout did not make its cause on this machine: TF found what it takes away
         # elsewhere (this machine's ld.so.cache holds cuDNN 9 from /usr/local/cuda-13.0/lib,
@@ -168,14 +168,12 @@ def record_log(layout, cause, description, tf_log, tf):
     with open(os.path.join(REAL_LOGS, name + ".tf.log"), "w") as f:
         f.write(record_scenarios.relocate(log))
     expect = {"description": description, "cause": cause,
-              "tf_verdict": "will_use_gpu" if bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
-              else "will_not_use_gpu",
+              "tf_verdict": "will_use_gpu" if run_real.tf_used_gpu(tf) else "will_not_use_gpu",
               "provenance": {"kind": "real-tf-log", "reason": (
                   "TensorFlow's own log of tests/real/release_sweep.py layout %s (venv %s: %s), mock driver %s, "
                   "recorded on %s; the cause is what the layout takes away or sets, not tfgpu's output" % (
                       layout.name, layout.venv, " ".join(venvs.VENVS[layout.venv][1]),
-                      layout.driver + "".join(", %s=%s" % kv for kv in sorted(layout.env.items()))
-                      + "".join(", %s hidden (an empty folder bind-mounted over it)" % d for d in layout.mask),
+                      layout.driver_words(),
                       datetime.date.today().isoformat()))}}
     with open(os.path.join(REAL_LOGS, name + ".expect.json"), "w") as f:
         f.write(record_scenarios.relocate(json.dumps(expect, indent=1, sort_keys=True)) + "\n")
@@ -203,16 +201,13 @@ def sweep(version, args, log):
                     lines.append("%s | venv %s: %s" % (layout.name, v, why))
                     break
             else:
-                got, rows, err, tf, secs = run_real.run_layout(layout, args)
-                bad = [r for r in rows if not r[1]]
+                _, rows, _, tf, _ = run_real.run_layout(layout, args)
                 ok, hard, said = tf["explain"]
                 lines.append("%s | TF %s | doctor %s | explain %s: %s" % (
                     layout.name,
-                    "GPU registered" if bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"] else
+                    "GPU registered" if run_real.tf_used_gpu(tf) else
                     ("no GPU (%s)" % tf["oracle"]["import_error"][:80] if "import_error" in tf["oracle"] else "no GPU"),
-                    "agrees (%d libraries)" % (len(rows) - 1) if not bad else
-                    "DIFFERS: " + "; ".join("%s: TF %s / doctor %s" % (r[0], r[2][:90], r[3][:90]) for r in bad),
-                    "agrees" if ok else ("WRONG" if hard else "differs"), said))
+                    doctor_words(rows), "agrees" if ok else ("WRONG" if hard else "differs"), said))
                 if args.record:
                     venv = run_real.prepare(layout)
                     record_scenarios.record(layout, venv, run_real.environment(layout, venv, args.mock), args.tfgpu,

@@ -11,7 +11,7 @@ CUDA library hidden in a hard-linked copy of the venv) it
      which it could not (with TF's words), and from the loader inside the process the file
      each loaded name maps to;
   3. compares them library by library and the verdict (GPU registered or not);
-  4. runs `tfgpu explain --json` on TF's log alone (explain_check).
+  4. runs `tfgpu explain --json` on TF's log alone (explain_findings, explain_check).
 It prints `real-TF agreement: N/M layouts, K/L libraries` and every disagreement, and fails
 on a disagreement that is not in EXPLAINED below; then `explain on real TF logs: N/M`, and
 fails where explain names a problem although TF registered the GPU, or nothing (or only
@@ -74,6 +74,11 @@ class Layout:
         self.hide = hide  # path relative to the venv, removed in a hard-linked copy
         self.note = note
         self.env = env or {}  # the mock driver's knobs (mock_driver/*.c), for doctor and TF alike
+
+    def driver_words(self):
+        """The mock driver, its knobs and the hidden folders, as provenance says them."""
+        return (self.driver + "".join(", %s=%s" % kv for kv in sorted(self.env.items()))
+                + "".join(", %s hidden (an empty folder bind-mounted over it)" % d for d in self.mask))
 
     def venvs(self):
         """Every venv this layout needs: its own and those its ld_path names."""
@@ -251,6 +256,11 @@ def run_tf(env, venv, names, log_path, layout=None):
     return res
 
 
+def tf_used_gpu(tf):
+    """Whether real TF registered the GPU in a run_tf result."""
+    return bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+
+
 def same_file(a, b):
     try:
         return os.path.realpath(a) == os.path.realpath(b)
@@ -288,7 +298,7 @@ def compare(layout, doc, tf):
         else:
             ok = False
         rows.append((f, ok, tf_answer, doc_answer))
-    tf_gpu = bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+    tf_gpu = tf_used_gpu(tf)
     doc_kind = doc["kind"] if doc else "no verdict"
     verdict_ok = (doc_kind == "will_use_gpu") == tf_gpu and doc_kind in ("will_use_gpu", "will_not_use_gpu")
     tf_verdict = "GPU registered" if tf_gpu else ("Cannot dlopen some GPU libraries ... Skipping registering GPU devices"
@@ -305,20 +315,26 @@ def explained(layout_name, row, table=None):
     return None
 
 
-def explain_check(tfgpu, log_path, doc, tf):
-    """explain fed only TF's own log of the layout: (agrees, hard_error, what explain said).
+def explain_findings(tfgpu, log_path):
+    """`tfgpu explain --json` fed only TF's own log: ([(id, score)...], "") or (None, why not)."""
+    p = subprocess.run([tfgpu, "explain", "--json", log_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       universal_newlines=True, timeout=120)
+    try:
+        return [(f["id"], f["score"]) for f in json.loads(p.stdout).get("findings", [])], ""
+    except ValueError:
+        return None, "explain printed no JSON (exit %d): %s" % (p.returncode, p.stderr.strip()[-200:])
+
+
+def explain_check(findings, error, doc, tf):
+    """explain_findings' answer against what TF did: (agrees, hard_error, what explain said).
     Agrees: nothing to fix (no finding but harmless_warning_only at likelihood >= 0.5) where TF
     registered the GPU; doctor's first blocker among explain's first three where it did not.
     A hard error: a problem named where TF registered the GPU, "only harmless messages" (or
     nothing) where it did not."""
-    p = subprocess.run([tfgpu, "explain", "--json", log_path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       universal_newlines=True, timeout=120)
-    try:
-        findings = [(f["id"], f["score"]) for f in json.loads(p.stdout).get("findings", [])]
-    except ValueError:
-        return False, True, "explain printed no JSON (exit %d): %s" % (p.returncode, p.stderr.strip()[-200:])
+    if findings is None:
+        return False, True, error
     said = " ".join("%s=%.2f" % f for f in findings[:3]) or "(nothing)"
-    tf_gpu = bool(tf["oracle"].get("physical_gpus")) and not tf["skipped_gpu"]
+    tf_gpu = tf_used_gpu(tf)
     if tf_gpu:
         ok = all(i == "harmless_warning_only" or s < 0.5 for i, s in findings)
         return ok, not ok, said
@@ -352,7 +368,9 @@ def run_layout(layout, args, tf_names_hint=None):
         seen = ["opened " + f for f in sorted(tf["profiler_opened"])] + [w for _, w in sorted(tf["profiler_failed"].items())]
         rows.insert(0, ("profiler", bool(seen), "; ".join(seen) or "the profiler opened no library (did it start?)",
                         "lists no profiler library (TF needs none to use the GPU)"))
-    tf["explain"] = explain_check(args.tfgpu, os.path.join(outdir, "tf.log"), doc, tf)
+    findings, error = explain_findings(args.tfgpu, os.path.join(outdir, "tf.log"))
+    tf["explain_ids"] = [i for i, _ in findings or []]
+    tf["explain"] = explain_check(findings, error, doc, tf)
     if layout.hide:
         shutil.rmtree(os.path.dirname(venv), ignore_errors=True)
     return layout, rows, err, tf, time.time() - t0
