@@ -73,7 +73,10 @@ using ::tfgpu::testing::ReportCase;
 // then ("GPU mode" says a GPU is wanted, a failed CUDA runtime also supports a version
 // mismatch) 7 more (4 dev, 3 held-out), measured at 6/7 and 6/7 (held-out 3/3 and 3/3);
 // then (macOS dyld's "Library not loaded", "but I have <another version of the file>") dev
-// 83.6% / 90.9% (341), held-out 57.6% / 73.6% (125);
+// 83.6% / 90.9% (341), held-out 57.6% / 73.6% (125); session 21: 3 more (2 dev, 1
+// held-out; three collectors found the stored threads they could read in full already in
+// the corpus), measured before any change at 3/3 and 3/3 (held-out 1/1 and 1/1): dev 83.4%
+// / 90.9% (350), held-out 57.9% / 73.8% (126);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.83;
