@@ -22,6 +22,14 @@ TEST(ExplainExtract, TensorflowVersionFromTemplateAndProse) {
   // The install command of TensorFlow's own docs, with its extra.
   EXPECT_EQ(facts_of("pip install tensorflow[and-cuda]==2.15.0\n").tf_version.value, "2.15.0");
   EXPECT_EQ(facts_of("python3 -m pip install 'tensorflow[and-cuda]==2.16.1'\n").tf_version.value, "2.16.1");
+  // ... whose extra is no CUDA toolkit of that version.
+  for (const char* line : {"pip install tensorflow[and-cuda]==2.15.0\n", "pip install tensorflow[and-cuda] (2.17)\n",
+                           "installed tensorflow[and-cuda] 2.18.0 on ubuntu\n"}) {
+    auto f = facts_of(line);
+    EXPECT_TRUE(f.cuda_version.empty()) << line << f.cuda_version.value;
+    EXPECT_FALSE(f.tf_version.empty()) << line;
+  }
+  EXPECT_EQ(facts_of("pip install tensorflow[and-cuda]==2.15.0 with CUDA 12.2\n").cuda_version.value, "12.2");
 }
 
 TEST(ExplainExtract, VersionsOfProseWrappedBetweenKeywordAndNumber) {

@@ -299,6 +299,9 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
     return false;
   });
   for_each_keyword(lower, "cuda", [&](size_t end) {
+    // "tensorflow[and-cuda]==2.15.0": the extra of TensorFlow's install command; the
+    // version after it is TensorFlow's, not a toolkit's.
+    if (end >= 8 && lower.substr(end - 8, 8) == "and-cuda") return false;
     bool labelled = false;
     auto v = version_after(lower, end, VersionOf::kCuda, &labelled);
     if (!v) v = bare_cuda_major_after(lower, end);
