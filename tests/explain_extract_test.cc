@@ -32,6 +32,27 @@ TEST(ExplainExtract, TensorflowVersionFromTemplateAndProse) {
   EXPECT_EQ(facts_of("pip install tensorflow[and-cuda]==2.15.0 with CUDA 12.2\n").cuda_version.value, "12.2");
 }
 
+TEST(ExplainExtract, CudaAndCudnnGluedToTheirVersionAndInNvidiasWheelNames) {
+  auto glued = facts_of("my setup: TF2.15, CUDA12.2, cuDNN8.9, Ubuntu22.04, GPU: RTX3090\n");
+  EXPECT_EQ(glued.tf_version.value, "2.15");
+  EXPECT_EQ(glued.cuda_version.value, "12.2");
+  EXPECT_EQ(glued.cudnn_version.value, "8.9");
+  // pip's wheel names: the component, the CUDA major it is built for, then its version.
+  auto wheels = facts_of("nvidia-cudnn-cu12==9.3.0.75\nnvidia-cuda-runtime-cu12   12.3.101\n");
+  EXPECT_EQ(wheels.cudnn_version.value, "9.3.0.75");
+  EXPECT_EQ(wheels.cuda_version.value, "12.3.101");
+  EXPECT_EQ(facts_of("Successfully installed nvidia-cudnn-cu11-8.6.0.163\n").cudnn_version.value, "8.6.0.163");
+  // Not versions: library file names and API names after the keyword.
+  for (const char* line : {"Could not load dynamic library 'cudnn64_8.dll'; dlerror: cudnn64_8.dll not found\n",
+                           "Could not load dynamic library 'cudart64_110.dll'\n", "cudaMalloc2.0 failed\n",
+                           "Requirement already satisfied: nvidia-cudnn-cu12 in ./venv/lib/python3.10/site-packages\n",
+                           "Collecting nvidia-cuda-nvrtc-cu12==12.3.107\n"}) {
+    auto f = facts_of(line);
+    EXPECT_TRUE(f.cuda_version.empty()) << line << f.cuda_version.value;
+    EXPECT_TRUE(f.cudnn_version.empty()) << line << f.cudnn_version.value;
+  }
+}
+
 TEST(ExplainExtract, VersionsOfProseWrappedBetweenKeywordAndNumber) {
   auto f = facts_of("I set everything up on Ubuntu with the newest pip and Python\n3.9.7, but nothing works.\n"
                     "The machine has CUDA\n11.2 and TensorFlow\n2.6.0 installed.\n");

@@ -46,6 +46,20 @@ TEST(ExplainRank, AnotherCudnnMajorStatedThanTheFileTensorflowWantsIsAMismatch) 
   EXPECT_EQ(top(log), "cudnn_version_mismatch");
 }
 
+TEST(ExplainRank, AnotherCudnnMajorStatedThanTheReleaseWasBuiltWithIsAMismatch) {
+  // No file named (TF >= 2.12 logs none): the stated versions say it. 2.15 opens cuDNN 8.
+  EXPECT_EQ(top("TensorFlow 2.15, CUDA 12.2 and cuDNN 9.1 on Ubuntu 22.04; "
+                "tf.config.list_physical_devices('GPU') returns []\n"),
+            "cudnn_version_mismatch");
+  // The release's own major is no mismatch of majors; nor is a GPU that is listed.
+  EXPECT_NE(top("TensorFlow 2.15, CUDA 12.2 and cuDNN 8.9 on Ubuntu 22.04; "
+                "tf.config.list_physical_devices('GPU') returns []\n"),
+            "cudnn_version_mismatch");
+  EXPECT_NE(top("TensorFlow 2.15 with cuDNN 9.1 lists [PhysicalDevice(name='/physical_device:GPU:0', "
+                "device_type='GPU')] but training is slow\n"),
+            "cudnn_version_mismatch");
+}
+
 TEST(ExplainRank, AContainerWithoutGpusFlagThatSeesNoGpuIsTheContainerRuntime) {
   std::string log = "I run the training inside a Docker container and TensorFlow does not detect the GPU.\n";
   EXPECT_EQ(top(log), "container_gpu_runtime_missing");

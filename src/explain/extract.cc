@@ -48,6 +48,16 @@ void for_each_keyword(std::string_view lower, std::string_view kw, F&& f, bool n
   }
 }
 
+// After a keyword: the word ends there, or a dotted version is glued to it ("CUDA12.2",
+// "cuDNN8.9", as some reporters write them); not "cudart", "cudnn64_8.dll".
+bool boundary_or_glued_version(std::string_view s, size_t end) {
+  if (boundary_after(s, end)) return true;
+  if (!is_digit(s[end])) return false;
+  size_t i = end;
+  while (i < s.size() && is_digit(s[i])) ++i;
+  return i + 1 < s.size() && s[i] == '.' && is_digit(s[i + 1]);
+}
+
 // A token that is a dotted version, possibly with a leading v/r and a trailing suffix
 // ("v2.12.0", "R1.10", "2.16.0rc1", "8.1.0."). Returns the numeric dotted part.
 std::optional<std::string> as_version(std::string_view tok) {
@@ -68,8 +78,17 @@ bool in_list(std::string_view w, std::initializer_list<std::string_view> list) {
   return std::find(list.begin(), list.end(), w) != list.end();
 }
 
+// "cu12" in NVIDIA's pip wheel names ("nvidia-cudnn-cu12==9.3.0.75",
+// "nvidia-cuda-runtime-cu12 12.3.101"): the CUDA major the wheel is for, between the
+// component's name and its version.
+bool wheel_cuda_major(std::string_view w) {
+  return w.size() >= 4 && w.size() <= 5 && w.substr(0, 2) == "cu" &&
+         std::all_of(w.begin() + 2, w.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 bool allowed_word(VersionOf what, std::string_view w) {
   if (in_list(w, {"version", "ver", "v", "is", "installed"})) return true;
+  if ((what == VersionOf::kCuda || what == VersionOf::kCudnn) && wheel_cuda_major(w)) return true;
   switch (what) {
     case VersionOf::kTensorflow:
       return in_list(w, {"gpu", "cpu", "intel", "tf", "use", "command", "below", "release", "nightly", "from",
@@ -298,31 +317,36 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
     }
     return false;
   });
-  for_each_keyword(lower, "cuda", [&](size_t end) {
-    // "tensorflow[and-cuda]==2.15.0": the extra of TensorFlow's install command; the
-    // version after it is TensorFlow's, not a toolkit's.
-    if (end >= 8 && lower.substr(end - 8, 8) == "and-cuda") return false;
-    bool labelled = false;
-    auto v = version_after(lower, end, VersionOf::kCuda, &labelled);
-    if (!v) v = bare_cuda_major_after(lower, end);
-    if (v && version_sane(VersionOf::kCuda, *v)) {
-      note_cuda_stated(facts, *v);
-      const bool first = facts.cuda_version.empty();
-      set_fact(facts.cuda_version, *v, n);
-      if (conda) set_fact(facts.cuda_kind, "conda", n);
-      // "... needs CUDA 11.3", "CUDA 11.3 is required": what the reporter thinks is needed,
-      // not a toolkit the machine has.
-      if (first && !labelled) {
-        for (std::string_view w : {"need", "require", "should install", "must install", "have to install", "supposed to"})
-          if (lower.find(w) != std::string_view::npos) {
-            facts.flags.emplace("cuda_stated_as_requirement", Fact{"yes", n});
-            break;
+  for_each_keyword(
+      lower, "cuda",
+      [&](size_t end) {
+        // "tensorflow[and-cuda]==2.15.0": the extra of TensorFlow's install command; the
+        // version after it is TensorFlow's, not a toolkit's.
+        if (end >= 8 && lower.substr(end - 8, 8) == "and-cuda") return false;
+        if (!boundary_or_glued_version(lower, end)) return false;  // "cudart", "cudaMalloc"
+        bool labelled = false;
+        auto v = version_after(lower, end, VersionOf::kCuda, &labelled);
+        if (!v && boundary_after(lower, end)) v = bare_cuda_major_after(lower, end);
+        if (v && version_sane(VersionOf::kCuda, *v)) {
+          note_cuda_stated(facts, *v);
+          const bool first = facts.cuda_version.empty();
+          set_fact(facts.cuda_version, *v, n);
+          if (conda) set_fact(facts.cuda_kind, "conda", n);
+          // "... needs CUDA 11.3", "CUDA 11.3 is required": what the reporter thinks is needed,
+          // not a toolkit the machine has.
+          if (first && !labelled) {
+            for (std::string_view w :
+                 {"need", "require", "should install", "must install", "have to install", "supposed to"})
+              if (lower.find(w) != std::string_view::npos) {
+                facts.flags.emplace("cuda_stated_as_requirement", Fact{"yes", n});
+                break;
+              }
           }
-      }
-      return false;  // every toolkit the line names counts ("CUDA 10.1 and CUDA 11.2")
-    }
-    return false;
-  });
+          return false;  // every toolkit the line names counts ("CUDA 10.1 and CUDA 11.2")
+        }
+        return false;
+      },
+      false);
   // "the CUDA version in the image is 9.2", "CUDA version on my machine: 10.1": a few words
   // between the label and the number, ended by "is" / "was" / ':' / '='.
   size_t p = lower.find("cuda version");
@@ -372,14 +396,18 @@ void extract_cudnn(std::string_view lower, int n, LogFacts& facts) {
       return;
     }
   }
-  for_each_keyword(lower, "cudnn", [&](size_t end) {
-    auto v = version_after(lower, end, VersionOf::kCudnn);
-    if (v && version_sane(VersionOf::kCudnn, *v)) {
-      set_fact(facts.cudnn_version, *v, n);
-      return true;
-    }
-    return false;
-  });
+  for_each_keyword(
+      lower, "cudnn",
+      [&](size_t end) {
+        if (!boundary_or_glued_version(lower, end)) return false;
+        auto v = version_after(lower, end, VersionOf::kCudnn);
+        if (v && version_sane(VersionOf::kCudnn, *v)) {
+          set_fact(facts.cudnn_version, *v, n);
+          return true;
+        }
+        return false;
+      },
+      false);
   if (!facts.cudnn_version.empty()) return;
   // A bare major in prose: "cuDNN 6", "cudnn v7" (the major is what names the library file).
   for_each_keyword(lower, "cudnn", [&](size_t end) {

@@ -492,9 +492,26 @@ void cudnn_pairing_rule(const InferenceInput& in, const kb::KnowledgeBase& kb, s
   if (!r || newer || r->cudnn.size() < 2 || !have || have->size() < 2) return;
   if (!r->has_gpu_build(platform_of(f))) return;
   const Version want = r->cudnn.truncated(2);
-  // Same major only: a cuDNN of another major is another library file, which the log's own
-  // lines (or the file-name rules) judge; a "cuDNN 10.1" is a misread CUDA, not a cuDNN.
-  if (have->major() != want.major() || !kb.cudnn_major(have->major()) || r->loads_cudnn(*have)) return;
+  if (!kb.cudnn_major(have->major()) || r->loads_cudnn(*have)) return;  // "cuDNN 10.1": a misread CUDA
+  // Another major is another library file ("nvidia-cudnn-cu12==9.3" where 2.17 opens
+  // libcudnn.so.8): the log's own lines (the file-name rules) judge that where it names
+  // the file; where it names none and the GPU is missing, the stated major is the clue.
+  if (have->major() != want.major()) {
+    if (!gpu_missing(f) || f.flag("gpu_works") || !f.failed_libraries.empty() || !f.loaded_libraries.empty()) return;
+    // With TensorFlow's pip CUDA wheels the library folders are found (RUNPATH), so a cuDNN
+    // wheel of another major (another package pinning it, e.g. a PyTorch in the same
+    // environment) is what TensorFlow meets.
+    Inference inf{
+        "cudnn_version_mismatch", f.flag("pip_cuda") ? 0.85 : 0.5, "runtime.tf_and_cudnn_major_stated_apart", {}};
+    inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
+    inf.evidence.push_back(from_fact(fmt::format("cuDNN {} stated", f.cudnn_version.value), f.cudnn_version));
+    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {} was built with cuDNN {}: it opens cuDNN {}'s library "
+                                               "file, not cuDNN {}'s",
+                                               r->version.str(), want.str(), want.major(), have->major()),
+                                   kb.cite(*r)));
+    out.push_back(std::move(inf));
+    return;
+  }
   Inference inf{"cudnn_version_mismatch", in.gpu_context ? 0.7 : 0.55, "runtime.tf_and_cudnn_stated_apart", {}};
   inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
   inf.evidence.push_back(from_fact(fmt::format("cuDNN {} stated", f.cudnn_version.value), f.cudnn_version));
