@@ -292,12 +292,17 @@ TEST(ExplainExtract, AGpuListingCallAndItsAnswerInOneSentence) {
   for (const char* said :
        {"tf.config.list_physical_devices('GPU') is []", "list_physical_devices('GPU') shows an empty list",
         "print(tf.config.list_physical_devices('GPU')) prints []", "tf.test.is_gpu_available() gives False",
-        "device_lib.list_local_devices() returns an empty list"})
+        "device_lib.list_local_devices() returns an empty list", "tf.config.list_physical_devices('GPU') shows nothing",
+        "print(len(tf.config.list_physical_devices('GPU'))) -> 0", "but tf says: the GPU list is empty",
+        "the list of GPUs is empty."})
     EXPECT_FALSE(facts_of(std::string(said) + "\n").gpu_list_empty.empty()) << said;
   for (const char* said :
        {"tf.config.list_physical_devices('GPU') returns [PhysicalDevice(name='/physical_device:GPU:0', "
         "device_type='GPU')]",
-        "tf.test.is_gpu_available() returns True", "I call tf.config.list_physical_devices('GPU')"})
+        "tf.test.is_gpu_available() returns True", "I call tf.config.list_physical_devices('GPU')",
+        "tf.test.is_gpu_available() returns True but GPU utilization is 0",
+        "list_physical_devices('GPU') lists 1 device, TF 2.10.0", "the GPU list is not empty",
+        "print(tf.config.list_physical_devices('GPU'))  # on TF 2.10"})
     EXPECT_TRUE(facts_of(std::string(said) + "\n").gpu_list_empty.empty()) << said;
 }
 

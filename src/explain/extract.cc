@@ -814,10 +814,31 @@ void extract_visible_devices(std::string_view line, std::string_view lower, int 
 constexpr std::string_view kGpuListingCalls[] = {"list_physical_devices", "list_logical_devices", "get_visible_devices",
                                                  "list_local_devices",    "is_gpu_available",     "gpu_device_name"};
 
+// The reporter's names for that list ("the GPU list is empty").
+constexpr std::string_view kGpuListNouns[] = {"gpu list",        "list of gpus",    "list of gpu", "gpus list",
+                                              "gpu device list", "list of devices", "device list"};
+
 std::vector<std::string> empty_list_keywords() {
   std::vector<std::string> k = {"[]", "[ ]", "''", "\"\""};
   k.insert(k.end(), std::begin(kGpuListingCalls), std::end(kGpuListingCalls));
+  k.insert(k.end(), std::begin(kGpuListNouns), std::end(kGpuListNouns));
   return k;
+}
+
+// What follows a GPU-listing call (or the list's name) says it holds no GPU: "[]", "an
+// empty list", "nothing", "len(...) -> 0" (a count ending the line), "False" for
+// is_gpu_available. Not when a device follows ("[PhysicalDevice(name='/physical_device:GPU:0',
+// ...)]": its "0" is the device's index) or the call answers True.
+bool says_no_gpu_listed(std::string_view after, bool is_bool) {
+  if (after.find("physicaldevice") != std::string_view::npos || after.find("gpu:") != std::string_view::npos ||
+      has_word(after, {"not empty", "isn't empty", "non-empty", "nonempty", "true"}))
+    return false;
+  std::string_view end = trim(after);
+  while (!end.empty() && (end.back() == '.' || end.back() == ')')) end.remove_suffix(1);
+  const bool count_zero = end.size() >= 2 && end.back() == '0' && !is_alnum(end[end.size() - 2]) &&
+                          end[end.size() - 2] != '.' && end[end.size() - 2] != '(';
+  return after.find("[]") != std::string_view::npos || has_word(after, {"empty", "nothing", "zero"}) || count_zero ||
+         (is_bool && has_word(after, {"false"}));
 }
 
 void extract_empty_list(std::string_view lower, int n, LogFacts& facts) {
@@ -833,12 +854,15 @@ void extract_empty_list(std::string_view lower, int n, LogFacts& facts) {
   for (std::string_view call : kGpuListingCalls) {
     size_t at = t.find(call);
     if (at == std::string_view::npos) continue;
-    std::string_view after = t.substr(at + call.size());
-    const bool is_bool = call == "is_gpu_available";
-    if (after.find("[]") != std::string_view::npos || has_word(after, {"empty"}) ||
-        (is_bool && has_word(after, {"false"})))
+    if (says_no_gpu_listed(t.substr(at + call.size()), call == "is_gpu_available"))
       set_fact(facts.gpu_list_empty, "yes", n);
-    break;
+    return;
+  }
+  for (std::string_view noun : kGpuListNouns) {
+    size_t at = t.find(noun);
+    if (at == std::string_view::npos || !boundary_before(t, at)) continue;
+    if (says_no_gpu_listed(t.substr(at + noun.size()), false)) set_fact(facts.gpu_list_empty, "yes", n);
+    return;
   }
 }
 
