@@ -100,6 +100,12 @@ TEST(ExplainExtract, ProseFailureIsSaidOfTheFileInItsClause) {
   EXPECT_TRUE(j.failed_libraries.empty());
   ASSERT_EQ(j.present_libraries.size(), 1u);
   EXPECT_EQ(j.present_libraries[0].name, "libcudart.so.7.5");
+  // Put there by the reporter: on disk too; not when they say they did not.
+  auto k = facts_of("I copied cudnn64_8.dll into C:\\Program Files\\NVIDIA GPU Computing Toolkit\\CUDA\\v11.2\\bin\n");
+  ASSERT_EQ(k.present_libraries.size(), 1u);
+  EXPECT_EQ(k.present_libraries[0].name, "cudnn64_8.dll");
+  EXPECT_TRUE(facts_of("I did not copy cudnn64_8.dll anywhere, and never put cudart64_110.dll in bin\n")
+                  .present_libraries.empty());
 }
 
 TEST(ExplainExtract, AllOfTheGpuMemoryInTheReportersWords) {

@@ -720,11 +720,18 @@ void extract_library_present(std::string_view line, std::string_view lower, int 
                                                   "is present in",   "are present in", "is there in", "which is in /"};
   // The file as the object of "I have": "... but I have libcudart.7.5.dylib", "I only have
   // cudart64_101.dll" (not "I have no ...", whose next word is no file).
-  for (std::string_view w : {"i have ", "i've got ", "i only have ", "we have ", "they have "}) {
+  // Also the file the reporter put somewhere ("I copied cudnn64_8.dll into ...\\v11.2\\bin"):
+  // it is on disk, whether or not that folder is searched.
+  for (std::string_view w : {"i have ", "i've got ", "i only have ", "we have ", "they have ", "copied ", "copying ",
+                             "pasted ", "placed ", "moved ", "put "}) {
     size_t h = lower.find(w);
     if (h == std::string_view::npos || (h > 0 && is_alnum(lower[h - 1]))) continue;
+    const std::string_view before = lower.substr(h > 12 ? h - 12 : 0, h > 12 ? 12 : h);
+    if (before.find("not ") != std::string_view::npos || before.find("n't ") != std::string_view::npos ||
+        before.find("never ") != std::string_view::npos)
+      continue;
     size_t q = h + w.size();
-    for (std::string_view skip : {"only ", "the ", "a "})
+    for (std::string_view skip : {"only ", "the ", "a ", "all "})
       if (lower.substr(q, skip.size()) == skip) q += skip.size();
     std::string_view cand = file_token(line, q);
     const std::string component = library_component(cand);
