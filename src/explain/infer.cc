@@ -1014,9 +1014,15 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
   bool failures = has(in, "cannot_dlopen_gpu_libraries") || has(in, "could_not_find_cuda_drivers") ||
                   needed_library_failed(f) || gpu_missing(f);
   if (f.flag("pip_cuda") && f.os.value != "windows" && f.os.value != "macos" && failures && !works) {
-    Inference inf{"pip_nvidia_libs_not_found", 0.8, "runtime.pip_cuda_not_found", {}};
+    // TF's own dlerror shows the wheels' folders on LD_LIBRARY_PATH: they are searched, so a
+    // library it misses is not in them (its own finding says which), not unsearched.
+    const bool searched = f.flag("pip_cuda_searched");
+    Inference inf{"pip_nvidia_libs_not_found", searched ? 0.3 : 0.8, "runtime.pip_cuda_not_found", {}};
     inf.evidence.push_back(from_fact("TensorFlow's pip CUDA libraries (and-cuda / nvidia-* wheels) are installed",
                                      *f.flag_fact("pip_cuda")));
+    if (searched)
+      inf.evidence.push_back(from_fact("but their folders are on LD_LIBRARY_PATH, which the loader searches",
+                                       *f.flag_fact("pip_cuda_searched")));
     if (gpu_missing(f)) inf.evidence.push_back(from_fact("the GPU is not listed", gpu_missing_fact(f)));
     out.push_back(std::move(inf));
   }

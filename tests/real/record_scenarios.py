@@ -40,6 +40,8 @@ RECORDED = {
     "tf210/cuda118-on-ld-library-path": "TF 2.10.1 (built for CUDA 11.2 / cuDNN 8.1) with CUDA 11.8 + cuDNN 8.6 on "
                                         "LD_LIBRARY_PATH",
     "tf210/no-cuda": "TF 2.10.1 with no CUDA 11 anywhere",
+    "tf210/cuda118-without-cudnn": "TF 2.10.1 with CUDA 11.8's wheel folders on LD_LIBRARY_PATH but no cuDNN (TF's "
+                                   "dlerror lists the nvidia/*/lib folders it searched)",
     "tf115-gpu/mock-driver": "tensorflow-gpu 1.15.5 with no CUDA 10.0 / cuDNN 7 anywhere",
     "tf210/cuda118-profiler": "TF 2.10.1 with CUDA 11.8 + cuDNN 8.6 on LD_LIBRARY_PATH, then one op under TF's profiler "
                               "(CUPTI: libcupti.so.11.2 not found, any libcupti.so opened)",
@@ -84,16 +86,18 @@ def record(l, venv, env, tfgpu, description):
     """Records layout `l` (its venv `venv`, environment `env`) as tests/scenarios/real_<name>.*;
     returns the scenario name, or None when tfgpu probe fails."""
     today = datetime.date.today().isoformat()
-    p = subprocess.run([tfgpu, "probe", "--json"], env=env, stdout=subprocess.PIPE, universal_newlines=True)
+    # The layout's hidden folders (Layout.mask) are hidden from the probe, doctor and TF alike.
+    p = subprocess.run(run_real.masked(l, [tfgpu, "probe", "--json"]), env=env, stdout=subprocess.PIPE,
+                       universal_newlines=True)
     if p.returncode != 0:
         print("record_scenarios: tfgpu probe failed in %s (exit %d)" % (l.name, p.returncode))
         return None
     snap = json.loads(p.stdout)
     snap["created_at"] = ""
-    doc, err = run_real.run_doctor(tfgpu, env, venv)
+    doc, err = run_real.run_doctor(tfgpu, env, venv, l)
     names = sorted({x["file"] for x in (doc or {}).get("libraries", [])})
     tf_log = os.path.join(run_real.BUILD, "real", "record-%s.log" % l.name.replace("/", "__"))
-    tf = run_real.run_tf(env, venv, names, tf_log)
+    tf = run_real.run_tf(env, venv, names, tf_log, l)
     libs = {}
     for f, words in sorted(tf["opened"].items()):
         libs[f] = {"tf": "loaded", "path": tf["oracle"].get("names", {}).get(f) or "", "words": words}

@@ -93,22 +93,6 @@ CAUSES = [("cc30", "compute_capability_unsupported", (), "full", {"TFGPU_MOCK_CC
           ("no-driver", "driver_missing", (), "none", {}, ())]
 
 
-def system_dirs_holding(prefixes):
-    """The folders of this machine's ld.so.cache that hold a library named with one of
-    `prefixes` (this machine: cuDNN 9 in /usr/local/cuda-13.0/lib)."""
-    try:
-        out = subprocess.run(["ldconfig", "-p"], stdout=subprocess.PIPE, universal_newlines=True).stdout
-    except OSError:
-        return []
-    dirs = set()
-    for line in out.splitlines():
-        name, _, path = line.strip().partition(" => ")
-        if name.startswith(prefixes) and path:
-            dirs.add(os.path.dirname(os.path.realpath(path)))
-            dirs.add(os.path.dirname(path))
-    return sorted(d for d in dirs if os.path.isdir(d))
-
-
 def cause_layouts(version, name):
     s = series(version)
     out = []
@@ -119,7 +103,7 @@ def cause_layouts(version, name):
             continue
         label = what.split()[1]
         for suffix, cause, without, driver, knobs, hide in CAUSES:
-            mask = system_dirs_holding(hide) if hide and run_real.can_mask() else []
+            mask = run_real.system_dirs_holding(hide) if hide and run_real.can_mask() else []
             out.append((run_real.Layout("rel%d.%d/%s" % (s + (suffix,)), name, uses=[provider], driver=driver,
                                         env=dict(knobs), mask=mask,
                                         ld_path=lambda v, p=provider, w=without, l=label: [toolkit_dir(p, l, w)]),

@@ -85,6 +85,13 @@ class Layout:
         return {self.venv, *self.uses}
 
 
+def no_system_cudnn():
+    """A layout without cuDNN means a machine without it: the folders of this machine's
+    ld.so.cache that hold one (here /usr/local/cuda-13.0/lib: cuDNN 9) are hidden, where the
+    machine allows it, so that neither TF nor doctor meets a cuDNN the layout did not put there."""
+    return system_dirs_holding(("libcudnn",)) if can_mask() else []
+
+
 def base_layouts():
     cu11_path = lambda v: nvidia_lib_dirs(v)  # noqa: E731  the TF 2.12 docs' LD_LIBRARY_PATH
     return [
@@ -111,7 +118,7 @@ def base_layouts():
                ld_path=lambda v: nvidia_lib_dirs(venv_path("tf212-cu11"))),
         Layout("tf210/cuda118-without-cudnn", "tf210", uses=["tf212-cu11"],
                ld_path=lambda v: [d for d in nvidia_lib_dirs(venv_path("tf212-cu11"))
-                                  if os.path.basename(os.path.dirname(d)) != "cudnn"]),
+                                  if os.path.basename(os.path.dirname(d)) != "cudnn"], mask=no_system_cudnn()),
         # TF 1.15's GPU package: CUDA 10.0 and cuDNN 7 names, none of them on this machine.
         Layout("tf115-gpu/mock-driver", "tf115-gpu"),
         # The GPU registered, then TF's profiler started (oracle.py): what CUPTI loads and logs.
@@ -143,8 +150,9 @@ def hide_layouts(base, tf_opened):
             if f in tf_opened or f.startswith("libnvJitLink.so"):
                 wanted.add(os.path.relpath(os.path.join(d, f), venv_path(base.venv)))
     for rel in sorted(wanted):
+        cudnn = os.path.basename(rel).startswith("libcudnn")
         out.append(Layout("%s/hide-%s" % (base.venv, os.path.basename(rel)), base.venv, driver=base.driver,
-                          ld_path=base.ld_path, hide=rel))
+                          ld_path=base.ld_path, hide=rel, mask=no_system_cudnn() if cudnn else ()))
     return out
 
 
@@ -196,6 +204,22 @@ def masked(layout, cmd):
     script = 'e=$1; n=$2; shift 2; while [ "$n" -gt 0 ]; do mount --bind "$e" "$1" || exit 97; shift; n=$((n-1)); done; exec "$@"'
     return ["unshare", "--user", "--map-root-user", "--mount", "sh", "-c", script, "sh", empty,
             str(len(layout.mask))] + list(layout.mask) + cmd
+
+
+def system_dirs_holding(prefixes):
+    """The folders of this machine's ld.so.cache that hold a library named with one of
+    `prefixes` (this machine: cuDNN 9 in /usr/local/cuda-13.0/lib)."""
+    try:
+        out = subprocess.run(["ldconfig", "-p"], stdout=subprocess.PIPE, universal_newlines=True).stdout
+    except OSError:
+        return []
+    dirs = set()
+    for line in out.splitlines():
+        name, _, path = line.strip().partition(" => ")
+        if name.startswith(prefixes) and path:
+            dirs.add(os.path.dirname(os.path.realpath(path)))
+            dirs.add(os.path.dirname(path))
+    return sorted(d for d in dirs if os.path.isdir(d))
 
 
 def can_mask():
