@@ -32,6 +32,14 @@ TEST(ExplainExtract, TensorflowVersionFromTemplateAndProse) {
   EXPECT_EQ(facts_of("pip install tensorflow[and-cuda]==2.15.0 with CUDA 12.2\n").cuda_version.value, "12.2");
 }
 
+TEST(ExplainExtract, TheDriversCudaVersionInXlasWordsIsNoToolkit) {
+  auto f = facts_of(
+      "W external/local_xla/xla/service/gpu/nvptx_compiler.cc:765] The NVIDIA driver's CUDA version is "
+      "12.2 which is older than the ptxas CUDA version (12.5.40).\n");
+  EXPECT_EQ(f.driver_cuda_version.value, "12.2");
+  EXPECT_TRUE(f.cuda_version.empty()) << f.cuda_version.value;
+}
+
 TEST(ExplainExtract, CudaAndCudnnGluedToTheirVersionAndInNvidiasWheelNames) {
   auto glued = facts_of("my setup: TF2.15, CUDA12.2, cuDNN8.9, Ubuntu22.04, GPU: RTX3090\n");
   EXPECT_EQ(glued.tf_version.value, "2.15");

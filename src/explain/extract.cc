@@ -289,8 +289,12 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   extract_cuda_cudnn_label(lower, n, facts);
   // nvidia-smi's banner (or a sentence quoting it): its "CUDA Version" is the newest CUDA
   // the driver supports, not an installed toolkit.
-  bool smi_line = lower.find("driver version") != std::string_view::npos ||
-                  (lower.find("nvidia-smi") != std::string_view::npos && lower.find("cuda version") != std::string_view::npos);
+  // XLA's "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA
+  // version" names the driver's too.
+  bool smi_line =
+      lower.find("driver version") != std::string_view::npos ||
+      lower.find("driver's cuda version") != std::string_view::npos ||
+      (lower.find("nvidia-smi") != std::string_view::npos && lower.find("cuda version") != std::string_view::npos);
   if (smi_line) {
     size_t p = lower.find("cuda version");
     if (p != std::string_view::npos) {
