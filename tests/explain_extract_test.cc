@@ -32,6 +32,14 @@ TEST(ExplainExtract, TensorflowVersionFromTemplateAndProse) {
   EXPECT_EQ(facts_of("pip install tensorflow[and-cuda]==2.15.0 with CUDA 12.2\n").cuda_version.value, "12.2");
 }
 
+TEST(ExplainExtract, NvccsReleaseInProseEvenBesideNvidiaSmisCuda) {
+  auto f = facts_of("nvcc --version says release 11.8 but nvidia-smi shows CUDA Version: 12.4\n");
+  EXPECT_EQ(f.cuda_version.value, "11.8");
+  EXPECT_EQ(f.driver_cuda_version.value, "12.4");
+  EXPECT_EQ(facts_of("nvcc -V: 12.1\n").cuda_version.value, "12.1");
+  EXPECT_TRUE(facts_of("nvcc is not found\n").cuda_version.empty());
+}
+
 TEST(ExplainExtract, TheDriversCudaVersionInXlasWordsIsNoToolkit) {
   auto f = facts_of(
       "W external/local_xla/xla/service/gpu/nvptx_compiler.cc:765] The NVIDIA driver's CUDA version is "
@@ -308,7 +316,7 @@ TEST(ExplainExtract, AGpuListingCallAndItsAnswerInOneSentence) {
         "print(tf.config.list_physical_devices('GPU')) prints []", "tf.test.is_gpu_available() gives False",
         "device_lib.list_local_devices() returns an empty list", "tf.config.list_physical_devices('GPU') shows nothing",
         "print(len(tf.config.list_physical_devices('GPU'))) -> 0", "but tf says: the GPU list is empty",
-        "the list of GPUs is empty."})
+        "the list of GPUs is empty.", "On Windows 11 I still get [] from list_physical_devices"})
     EXPECT_FALSE(facts_of(std::string(said) + "\n").gpu_list_empty.empty()) << said;
   for (const char* said :
        {"tf.config.list_physical_devices('GPU') returns [PhysicalDevice(name='/physical_device:GPU:0', "

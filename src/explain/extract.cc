@@ -97,7 +97,8 @@ bool allowed_word(VersionOf what, std::string_view w) {
     case VersionOf::kPython:
       return in_list(w, {"interpreter"});
     case VersionOf::kCuda:
-      return in_list(w, {"toolkit", "runtime", "release", "cuda", "compilation", "tools", "r"});
+      return in_list(w, {"toolkit", "runtime", "release", "cuda", "compilation", "tools", "r", "nvcc", "says", "shows",
+                         "gives", "reports", "prints"});
     case VersionOf::kCudnn:
       return in_list(w, {"library", "runtime", "windows", "linux", "x86", "64", "archive", "cudnn"});
     case VersionOf::kDriver:
@@ -287,6 +288,15 @@ bool tf_names_what_it_needs(std::string_view lower) {
 void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   if (tf_names_what_it_needs(lower)) return;
   extract_cuda_cudnn_label(lower, n, facts);
+  // The compiler's own release in prose, also beside nvidia-smi's driver CUDA: "nvcc
+  // --version says release 11.8", "nvcc -V: 12.1".
+  for_each_keyword(lower, "nvcc", [&](size_t end) {
+    auto v = version_after(lower, end, VersionOf::kCuda);
+    if (!v || !version_sane(VersionOf::kCuda, *v)) return false;
+    note_cuda_stated(facts, *v);
+    set_fact(facts.cuda_version, *v, n);
+    return true;
+  });
   // nvidia-smi's banner (or a sentence quoting it): its "CUDA Version" is the newest CUDA
   // the driver supports, not an installed toolkit.
   // XLA's "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA
@@ -865,8 +875,13 @@ void extract_empty_list(std::string_view lower, int n, LogFacts& facts) {
   for (std::string_view call : kGpuListingCalls) {
     size_t at = t.find(call);
     if (at == std::string_view::npos) continue;
-    if (says_no_gpu_listed(t.substr(at + call.size()), call == "is_gpu_available"))
-      set_fact(facts.gpu_list_empty, "yes", n);
+    std::string_view after = t.substr(at + call.size());
+    // The answer told first: "I still get [] from list_physical_devices".
+    std::string_view before = t.substr(0, at);
+    const bool told_first = (before.find("[] from") != std::string_view::npos ||
+                             before.find("empty list from") != std::string_view::npos) &&
+                            after.find("physicaldevice") == std::string_view::npos;
+    if (told_first || says_no_gpu_listed(after, call == "is_gpu_available")) set_fact(facts.gpu_list_empty, "yes", n);
     return;
   }
   for (std::string_view noun : kGpuListNouns) {
@@ -1219,7 +1234,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
   static const std::vector<ExtractorKeywords> kTable = {
       {Extractor::kTensorflow, {"tensorflow", "tensor flow", "tf ", "tf.__version__", "tf.version.version", "tf1.", "tf2."}},
       {Extractor::kPython, {"python", "32 bit (intel)", "64 bit (amd64)"}},  // the banner without "python" (sys.version)
-      {Extractor::kCuda, {"cuda"}},
+      {Extractor::kCuda, {"cuda", "nvcc"}},
       {Extractor::kCudnn, {"cudnn"}},
       {Extractor::kDriver, {"driver", "nvidia ", "reported version is"}},
       {Extractor::kGpu, {"geforce", "quadro", "tesla", "titan", "rtx", "gtx", "nvidia a", "nvidia h", "nvidia l",
