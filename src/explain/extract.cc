@@ -97,8 +97,8 @@ bool allowed_word(VersionOf what, std::string_view w) {
     case VersionOf::kPython:
       return in_list(w, {"interpreter"});
     case VersionOf::kCuda:
-      return in_list(w, {"toolkit", "runtime", "release", "cuda", "compilation", "tools", "r", "nvcc", "says", "shows",
-                         "gives", "reports", "prints"});
+      return in_list(w, {"toolkit", "runtime", "release", "cuda", "compilation", "tools", "r", "says", "shows", "gives",
+                         "reports", "prints"});
     case VersionOf::kCudnn:
       return in_list(w, {"library", "runtime", "windows", "linux", "x86", "64", "archive", "cudnn"});
     case VersionOf::kDriver:

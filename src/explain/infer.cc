@@ -496,29 +496,30 @@ void cudnn_pairing_rule(const InferenceInput& in, const kb::KnowledgeBase& kb, s
   // Another major is another library file ("nvidia-cudnn-cu12==9.3" where 2.17 opens
   // libcudnn.so.8): the log's own lines (the file-name rules) judge that where it names
   // the file; where it names none and the GPU is missing, the stated major is the clue.
-  if (have->major() != want.major()) {
-    if (!gpu_missing(f) || f.flag("gpu_works") || !f.failed_libraries.empty() || !f.loaded_libraries.empty()) return;
-    // With TensorFlow's pip CUDA wheels the library folders are found (RUNPATH), so a cuDNN
-    // wheel of another major (another package pinning it, e.g. a PyTorch in the same
-    // environment) is what TensorFlow meets.
-    Inference inf{
-        "cudnn_version_mismatch", f.flag("pip_cuda") ? 0.85 : 0.5, "runtime.tf_and_cudnn_major_stated_apart", {}};
-    inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
-    inf.evidence.push_back(from_fact(fmt::format("cuDNN {} stated", f.cudnn_version.value), f.cudnn_version));
-    inf.evidence.push_back(from_kb(fmt::format("TensorFlow {} was built with cuDNN {}: it opens cuDNN {}'s library "
-                                               "file, not cuDNN {}'s",
-                                               r->version.str(), want.str(), want.major(), have->major()),
-                                   kb.cite(*r)));
-    out.push_back(std::move(inf));
+  // With TensorFlow's pip CUDA wheels the library folders are found (RUNPATH), so a cuDNN
+  // wheel of another major (another package pinning it, e.g. a PyTorch in the same
+  // environment) is what TensorFlow meets.
+  const bool other_major = have->major() != want.major();
+  if (other_major &&
+      (!gpu_missing(f) || f.flag("gpu_works") || !f.failed_libraries.empty() || !f.loaded_libraries.empty()))
     return;
-  }
-  Inference inf{"cudnn_version_mismatch", in.gpu_context ? 0.7 : 0.55, "runtime.tf_and_cudnn_stated_apart", {}};
+  Inference inf =
+      other_major
+          ? Inference{"cudnn_version_mismatch",
+                      f.flag("pip_cuda") ? 0.85 : 0.5,
+                      "runtime.tf_and_cudnn_major_stated_apart",
+                      {}}
+          : Inference{"cudnn_version_mismatch", in.gpu_context ? 0.7 : 0.55, "runtime.tf_and_cudnn_stated_apart", {}};
   inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
   inf.evidence.push_back(from_fact(fmt::format("cuDNN {} stated", f.cudnn_version.value), f.cudnn_version));
-  inf.evidence.push_back(from_kb(fmt::format("TensorFlow {} was built with cuDNN {} and loads {}", r->version.str(), want.str(),
-                                             r->cudnn_minor_exact ? fmt::format("only {}.x", want.str())
-                                                                  : fmt::format("{}.x from {} on", want.major(), want.str())),
-                                 kb.cite(*r)));
+  const std::string built =
+      other_major
+          ? fmt::format("TensorFlow {} was built with cuDNN {}: it opens cuDNN {}'s library file, not cuDNN {}'s",
+                        r->version.str(), want.str(), want.major(), have->major())
+          : fmt::format("TensorFlow {} was built with cuDNN {} and loads {}", r->version.str(), want.str(),
+                        r->cudnn_minor_exact ? fmt::format("only {}.x", want.str())
+                                             : fmt::format("{}.x from {} on", want.major(), want.str()));
+  inf.evidence.push_back(from_kb(built, kb.cite(*r)));
   out.push_back(std::move(inf));
 }
 

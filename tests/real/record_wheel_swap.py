@@ -19,7 +19,6 @@ Exit: 0 recorded, 1 TF did not do what the layout means, 77 skipped (reason prin
 """
 import argparse
 import datetime
-import glob
 import json
 import os
 import shutil
@@ -30,6 +29,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import record_scenarios  # noqa: E402
+import run_real  # noqa: E402
 import venvs  # noqa: E402
 
 REAL_LOGS = os.path.join(os.path.dirname(HERE), "real_logs")
@@ -37,8 +37,7 @@ LIST_GPUS = "import tensorflow as tf; print(tf.config.list_physical_devices('GPU
 
 
 def run_tf(venv, mock):
-    libs = sorted(glob.glob(os.path.join(venv, "lib", "python3.*", "site-packages", "nvidia", "*", "lib")))
-    env = dict(os.environ, LD_LIBRARY_PATH=":".join(libs + [mock]), TF_CPP_MIN_LOG_LEVEL="0")
+    env = dict(os.environ, LD_LIBRARY_PATH=":".join(run_real.nvidia_lib_dirs(venv) + [mock]), TF_CPP_MIN_LOG_LEVEL="0")
     p = subprocess.run([os.path.join(venv, "bin", "python"), "-c", LIST_GPUS], env=env, stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, universal_newlines=True, timeout=600)
     return p.returncode, p.stdout, p.stderr
