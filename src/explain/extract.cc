@@ -729,6 +729,15 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
 // In the reporter's words, a CUDA library file is on disk: "libcudart.so.7.5 can be found in
 // /usr/local/cuda-7.5/lib64", "cudnn64_8.dll exists in C:\tools\cuda\bin". A line that
 // also says something is missing names no present file.
+// One of `negations` in the `width` characters before `at` ("is not present in", "did not
+// copy").
+bool negated_before(std::string_view lower, size_t at, size_t width,
+                    std::initializer_list<std::string_view> negations) {
+  const std::string_view before = lower.substr(at > width ? at - width : 0, at > width ? width : at);
+  return std::any_of(negations.begin(), negations.end(),
+                     [&](std::string_view neg) { return before.find(neg) != std::string_view::npos; });
+}
+
 void extract_library_present(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
   static constexpr std::string_view kPresent[] = {"can be found in", "is found in",    "exists in",   "is located in",
                                                   "is present in",   "are present in", "is there in", "which is in /"};
@@ -740,10 +749,7 @@ void extract_library_present(std::string_view line, std::string_view lower, int 
                              "pasted ", "placed ", "moved ", "put "}) {
     size_t h = lower.find(w);
     if (h == std::string_view::npos || (h > 0 && is_alnum(lower[h - 1]))) continue;
-    const std::string_view before = lower.substr(h > 12 ? h - 12 : 0, h > 12 ? 12 : h);
-    if (before.find("not ") != std::string_view::npos || before.find("n't ") != std::string_view::npos ||
-        before.find("never ") != std::string_view::npos)
-      continue;
+    if (negated_before(lower, h, 12, {"not ", "n't ", "never "})) continue;
     size_t q = h + w.size();
     for (std::string_view skip : {"only ", "the ", "a ", "all "})
       if (lower.substr(q, skip.size()) == skip) q += skip.size();
@@ -756,9 +762,7 @@ void extract_library_present(std::string_view line, std::string_view lower, int 
   for (std::string_view w : kPresent) at = std::min(at, lower.find(w));
   if (at == std::string_view::npos) return;
   // A negation just before the words: "is not present in".
-  const std::string_view before = lower.substr(at > 39 ? at - 39 : 0, at > 39 ? 39 : at);
-  for (std::string_view neg : {"not", "cannot", "can't", "no such", "missing", "doesn't", "does not"})
-    if (before.find(neg) != std::string_view::npos) return;
+  if (negated_before(lower, at, 39, {"not", "cannot", "can't", "no such", "missing", "doesn't", "does not"})) return;
   // The file named last before the words: the subject of "... X can be found in ...".
   std::string_view name;
   for (std::string_view stem : cuda_library_stems()) {
