@@ -76,12 +76,15 @@ using ::tfgpu::testing::ReportCase;
 // 83.6% / 90.9% (341), held-out 57.6% / 73.6% (125); session 21: 3 more (2 dev, 1
 // held-out; three collectors found the stored threads they could read in full already in
 // the corpus), measured before any change at 3/3 and 3/3 (held-out 1/1 and 1/1): dev 83.4%
-// / 90.9% (350), held-out 57.9% / 73.8% (126);
+// / 90.9% (350), held-out 57.9% / 73.8% (126); session 22 (the prior for a GPU left unused
+// with no release dated and no CUDA named: the CPU-only package before a CUDA of the wrong
+// version, in the development reports' proportions, 7 to 5) dev 84.6% / 90.9%, held-out
+// 61.1% / 73.8% (Brier 0.152 -> 0.164: four more right answers at a likelihood of 0.31);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
-constexpr double kDevTop1Floor = 0.83;
+constexpr double kDevTop1Floor = 0.84;
 constexpr double kDevTop3Floor = 0.90;
-constexpr double kHeldTop1Floor = 0.57;
+constexpr double kHeldTop1Floor = 0.61;
 constexpr double kHeldTop3Floor = 0.73;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";

@@ -1074,7 +1074,11 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
   }
   if (gpu_missing(f) && !works && cuda_silent && !gpu_pkg && !f.flag("pip_cuda") && !colab && !f.flag("nvidia_tf_build")) {
     if (old_tf || f.tf_version.empty()) {
-      Inference inf{"wrong_package", old_tf ? 0.5 : 0.28, "framework.plain_tensorflow_cpu_only_before_2_1", {}};
+      // With nothing dated, the package comes just before a CUDA of the wrong version (the
+      // usual causes of a GPU left unused, in the development reports' proportions), unless
+      // the report names a CUDA toolkit: someone who set one up more often has the wrong one.
+      const double unstated = f.cuda_version.empty() ? 0.31 : 0.28;
+      Inference inf{"wrong_package", old_tf ? 0.5 : unstated, "framework.plain_tensorflow_cpu_only_before_2_1", {}};
       inf.evidence.push_back(from_fact("the GPU is not used", gpu_missing_fact(f)));
       if (!f.tf_version.empty() && old_tf)
         inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
