@@ -80,6 +80,8 @@ using ::tfgpu::testing::ReportCase;
 // with no release dated and no CUDA named: the CPU-only package before a CUDA of the wrong
 // version, in the development reports' proportions, 7 to 5) dev 84.6% / 90.9%, held-out
 // 61.1% / 73.8% (Brier 0.152 -> 0.164: four more right answers at a likelihood of 0.31);
+// then (TF_CPP_MIN_LOG_LEVEL 2 or 3 makes TF's silence about CUDA no evidence) dev 84.9% /
+// 90.9%, held-out unchanged;
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.84;

@@ -310,6 +310,21 @@ TEST(ExplainExtract, GpuNamesAndVisibleDevicesAndCudaPaths) {
   EXPECT_EQ(f.gpu_list_empty.line, 5);
 }
 
+TEST(ExplainExtract, WarningsHiddenByTheLogLevel) {
+  for (const char* set : {"os.environ['TF_CPP_MIN_LOG_LEVEL'] = '2'", "export TF_CPP_MIN_LOG_LEVEL=3",
+                          "os.environ[\"TF_CPP_MIN_LOG_LEVEL\"]=\"3\"", "%env TF_CPP_MIN_LOG_LEVEL=2",
+                          "os.environ.setdefault('TF_CPP_MIN_LOG_LEVEL', '3')", "TF_CPP_MIN_LOG_LEVEL: 2"}) {
+    const Fact* f = facts_of(std::string(set) + "\n").flag_fact("tf_logs_hidden");
+    ASSERT_NE(f, nullptr) << set;
+    EXPECT_EQ(f->line, 1);
+  }
+  for (const char* not_set : {"os.environ['TF_CPP_MIN_LOG_LEVEL'] = '0'", "export TF_CPP_MIN_LOG_LEVEL=1",
+                              "# os.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'", "// TF_CPP_MIN_LOG_LEVEL=3",
+                              "set TF_CPP_MIN_LOG_LEVEL to hide them", "TF_CPP_MIN_LOG_LEVEL=23",
+                              "Nothing to fix. To hide these messages set TF_CPP_MIN_LOG_LEVEL"})
+    EXPECT_FALSE(facts_of(std::string(not_set) + "\n").flag("tf_logs_hidden")) << not_set;
+}
+
 TEST(ExplainExtract, AGpuListingCallAndItsAnswerInOneSentence) {
   for (const char* said :
        {"tf.config.list_physical_devices('GPU') is []", "list_physical_devices('GPU') shows an empty list",

@@ -130,6 +130,35 @@ TEST(ExplainRank, MemoryGrowthInAConfigIsNoMemoryProblemWhenTheGpuIsUnused) {
   EXPECT_TRUE(f == nullptr || f->score < 0.25);  // below the bar of a recognised problem
 }
 
+TEST(ExplainRank, AnUnusedGpuWithNothingDatedIsThePackageFirstUnlessACudaIsNamed) {
+  // The development reports' proportions: the CPU-only package, then a CUDA of the wrong
+  // version, both guesses.
+  auto bare = run("Training runs on the CPU and the GPU is not used. How do I make it train on the GPU?\n");
+  ASSERT_FALSE(bare.findings.empty());
+  EXPECT_EQ(bare.findings.front().id, "wrong_package");
+  EXPECT_LT(bare.findings.front().score, 0.5);
+  ASSERT_NE(find(bare, "cuda_version_mismatch"), nullptr);
+  // A CUDA toolkit named: someone who set one up more often has the wrong one.
+  EXPECT_EQ(top("I installed CUDA 10.1. Training runs on the CPU and the GPU is not used.\n"), "cuda_version_mismatch");
+}
+
+TEST(ExplainRank, HiddenWarningsMakeTensorflowsSilenceAboutCudaNoEvidence) {
+  // TF 1.x (tf.contrib) with nothing about CUDA in the log: the CPU-only package ...
+  const std::string report =
+      "strategy = tf.contrib.distribute.MirroredStrategy()\nBut it trains on the CPU, not the GPU.\n";
+  EXPECT_EQ(top(report), "wrong_package");
+  // ... unless TensorFlow was told to print no warnings: then it would not have said.
+  for (const char* set : {"os.environ['TF_CPP_MIN_LOG_LEVEL'] = '2'\n", "export TF_CPP_MIN_LOG_LEVEL=3\n",
+                          "os.environ.setdefault(\"TF_CPP_MIN_LOG_LEVEL\", \"3\")\n"}) {
+    auto r = run(set + report);
+    EXPECT_EQ(find(r, "wrong_package"), nullptr) << set;
+    EXPECT_NE(find(r, "cuda_version_mismatch"), nullptr) << set;
+  }
+  // Level 1 hides only INFO lines; a line commented out sets nothing.
+  EXPECT_EQ(top("os.environ['TF_CPP_MIN_LOG_LEVEL'] = '1'\n" + report), "wrong_package");
+  EXPECT_EQ(top("# os.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\n" + report), "wrong_package");
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";

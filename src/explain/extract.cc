@@ -835,6 +835,28 @@ void extract_visible_devices(std::string_view line, std::string_view lower, int 
   }
 }
 
+// TF_CPP_MIN_LOG_LEVEL set to 2 or 3 (`export TF_CPP_MIN_LOG_LEVEL=3`,
+// `os.environ['TF_CPP_MIN_LOG_LEVEL'] = '2'`, `setdefault('TF_CPP_MIN_LOG_LEVEL', '3')`):
+// TensorFlow's W-level lines, among them every "Could not load dynamic library", are not
+// printed, so its silence about CUDA says nothing. Not on a line commented out.
+void extract_log_level(std::string_view lower, int n, LogFacts& facts) {
+  constexpr std::string_view kName = "tf_cpp_min_log_level";
+  size_t p = lower.find(kName);
+  if (p == std::string_view::npos) return;
+  size_t first = lower.find_first_not_of(" \t");
+  if (first != std::string_view::npos && first < p && (lower[first] == '#' || lower.substr(first, 2) == "//")) return;
+  size_t i = p + kName.size();
+  bool assigned = false;
+  while (i < lower.size() && (is_space(lower[i]) || lower[i] == '\'' || lower[i] == '"' || lower[i] == ']' ||
+                              lower[i] == '=' || lower[i] == ':' || lower[i] == ',')) {
+    assigned = assigned || lower[i] == '=' || lower[i] == ':' || lower[i] == ',';
+    ++i;
+  }
+  if (!assigned || i >= lower.size() || (lower[i] != '2' && lower[i] != '3')) return;
+  if (i + 1 < lower.size() && is_digit(lower[i + 1])) return;
+  facts.flags.emplace("tf_logs_hidden", Fact{std::string("TF_CPP_MIN_LOG_LEVEL=") + lower[i], n});
+}
+
 // The calls that list GPUs: a sentence naming one may carry its answer.
 constexpr std::string_view kGpuListingCalls[] = {"list_physical_devices", "list_logical_devices", "get_visible_devices",
                                                  "list_local_devices",    "is_gpu_available",     "gpu_device_name"};
@@ -1259,6 +1281,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kGpuUnseenProse, {"gpu", "graphics card", "video card", "cpu", "rtx", "gtx", "geforce", "quadro", "tesla", "titan"}},
       {Extractor::kDeviceList, {"device_type", "gpu_device_name"}},
       {Extractor::kContainerPrompt, {"@"}},
+      {Extractor::kLogLevel, {"tf_cpp_min_log_level"}},
   };
   // clang-format on
   return kTable;
@@ -1289,6 +1312,9 @@ void run_extractor(Extractor which, std::string_view line, std::string_view lowe
     case Extractor::kGpuUnseenProse: extract_gpu_unseen_prose(lower, line_no, facts); break;
     case Extractor::kDeviceList: extract_device_list(lower, line_no, facts); break;
     case Extractor::kContainerPrompt: extract_container_prompt(lower, line_no, facts); break;
+    case Extractor::kLogLevel:
+      extract_log_level(lower, line_no, facts);
+      break;
     case Extractor::kCount: break;
   }
 }

@@ -17,24 +17,25 @@
 namespace tfgpu::explain {
 
 enum class Extractor : uint8_t {
-  kTensorflow,      // "TensorFlow version: 2.12.0", "tensorflow==2.7.0", "tf 2.8"
-  kPython,          // "Python 3.10.12", "python=3.8"
-  kCuda,            // "CUDA 11.2", "cuda_11.8.0_...", "cudatoolkit=11.2", "CUDA/cuDNN version: 11.2/8.1"
-  kCudnn,           // "cuDNN 8.1.0", "cudnn=8.1", "Loaded runtime CuDNN library: X but ... compiled with: Y"
-  kDriver,          // "Driver Version: 535.104.05", "NVIDIA 410.104", "libcuda reported version is: ..."
-  kGpu,             // "GeForce RTX 2070", "name: Quadro K2000M", "compute capability: 3.0", "major: 3 minor: 0"
-  kCpu,             // /proc/cpuinfo "model name" and "flags"
-  kLibrary,         // "Could not load dynamic library 'X'; dlerror: Y", "Successfully opened ... X"
-  kWheel,           // "...-cp35-cp35m-win_amd64.whl"
-  kCudaPath,        // "/usr/local/cuda-11.2/lib64", "CUDA\v11.2\bin"
-  kVisibleDevices,  // "CUDA_VISIBLE_DEVICES=-1"
-  kEmptyList,       // a line that is just "[]"
-  kMemoryProse,     // "all the GPU memory is occupied at the start", "GPU 0 memory is drained by the learner"
-  kPackagesProse,   // "the package tensorflow installed in addition to tensorflow-gpu"
-  kTfjsNode,        // "tfjs-node-gpu@2.0.1", "TensorFlow.js version: 2.0.1" (with tfjs-node named)
-  kGpuUnseenProse,  // "the code does not see gpu", "Keras never uses my GPU", "the GPU is not being detected"
-  kDeviceList,      // device_lib.list_local_devices()'s `device_type: "CPU"`, a tf.test.gpu_device_name() call
-  kContainerPrompt, // "root@3f4e1c2a9b7d:/workspace#": a Docker container's default host name
+  kTensorflow,       // "TensorFlow version: 2.12.0", "tensorflow==2.7.0", "tf 2.8"
+  kPython,           // "Python 3.10.12", "python=3.8"
+  kCuda,             // "CUDA 11.2", "cuda_11.8.0_...", "cudatoolkit=11.2", "CUDA/cuDNN version: 11.2/8.1"
+  kCudnn,            // "cuDNN 8.1.0", "cudnn=8.1", "Loaded runtime CuDNN library: X but ... compiled with: Y"
+  kDriver,           // "Driver Version: 535.104.05", "NVIDIA 410.104", "libcuda reported version is: ..."
+  kGpu,              // "GeForce RTX 2070", "name: Quadro K2000M", "compute capability: 3.0", "major: 3 minor: 0"
+  kCpu,              // /proc/cpuinfo "model name" and "flags"
+  kLibrary,          // "Could not load dynamic library 'X'; dlerror: Y", "Successfully opened ... X"
+  kWheel,            // "...-cp35-cp35m-win_amd64.whl"
+  kCudaPath,         // "/usr/local/cuda-11.2/lib64", "CUDA\v11.2\bin"
+  kVisibleDevices,   // "CUDA_VISIBLE_DEVICES=-1"
+  kEmptyList,        // a line that is just "[]"
+  kMemoryProse,      // "all the GPU memory is occupied at the start", "GPU 0 memory is drained by the learner"
+  kPackagesProse,    // "the package tensorflow installed in addition to tensorflow-gpu"
+  kTfjsNode,         // "tfjs-node-gpu@2.0.1", "TensorFlow.js version: 2.0.1" (with tfjs-node named)
+  kGpuUnseenProse,   // "the code does not see gpu", "Keras never uses my GPU", "the GPU is not being detected"
+  kDeviceList,       // device_lib.list_local_devices()'s `device_type: "CPU"`, a tf.test.gpu_device_name() call
+  kContainerPrompt,  // "root@3f4e1c2a9b7d:/workspace#": a Docker container's default host name
+  kLogLevel,         // TF_CPP_MIN_LOG_LEVEL set to 2 or 3: TensorFlow's warnings are hidden
   kCount,
 };
 

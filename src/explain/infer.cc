@@ -1059,7 +1059,10 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
   // 2.1 the plain `tensorflow` package was CPU-only. On Colab the preinstalled TF is a GPU
   // build, so there it is not the package.
   const bool colab = f.flag("colab");
-  const bool cuda_silent = f.failed_libraries.empty() && f.loaded_libraries.empty() && !f.flag("gpu_seen");
+  // With TF_CPP_MIN_LOG_LEVEL at 2 or 3 TensorFlow prints none of its warnings: its silence
+  // about CUDA is then no evidence.
+  const bool cuda_silent =
+      f.failed_libraries.empty() && f.loaded_libraries.empty() && !f.flag("gpu_seen") && !f.flag("tf_logs_hidden");
   // The stated release's plain `tensorflow` package is the CPU-only one (KB [[package]]
   // rows); a release older than the KB's oldest counts as that oldest.
   bool old_tf = f.tf_version.empty() && f.flag("tf_before_2_1");
