@@ -81,13 +81,14 @@ using ::tfgpu::testing::ReportCase;
 // version, in the development reports' proportions, 7 to 5) dev 84.6% / 90.9%, held-out
 // 61.1% / 73.8% (Brier 0.152 -> 0.164: four more right answers at a likelihood of 0.31);
 // then (TF_CPP_MIN_LOG_LEVEL 2 or 3 makes TF's silence about CUDA no evidence) dev 84.9% /
-// 90.9%, held-out unchanged;
+// 90.9%, held-out unchanged; then (an answer below 0.7 naming fewer than three causes is
+// filled with the usual ones, as guesses below it) dev 84.9% / 91.4%, held-out 61.1% / 75.4%;
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.84;
-constexpr double kDevTop3Floor = 0.90;
+constexpr double kDevTop3Floor = 0.91;
 constexpr double kHeldTop1Floor = 0.61;
-constexpr double kHeldTop3Floor = 0.73;
+constexpr double kHeldTop3Floor = 0.75;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 

@@ -151,7 +151,8 @@ TEST(ExplainRank, HiddenWarningsMakeTensorflowsSilenceAboutCudaNoEvidence) {
   for (const char* set : {"os.environ['TF_CPP_MIN_LOG_LEVEL'] = '2'\n", "export TF_CPP_MIN_LOG_LEVEL=3\n",
                           "os.environ.setdefault(\"TF_CPP_MIN_LOG_LEVEL\", \"3\")\n"}) {
     auto r = run(set + report);
-    EXPECT_EQ(find(r, "wrong_package"), nullptr) << set;
+    const Finding* f = find(r, "wrong_package");  // at most a guess filling the list
+    EXPECT_TRUE(f == nullptr || f->score < 0.25) << set;
     EXPECT_NE(find(r, "cuda_version_mismatch"), nullptr) << set;
   }
   // Level 1 hides only INFO lines; a line commented out sets nothing.
@@ -159,12 +160,38 @@ TEST(ExplainRank, HiddenWarningsMakeTensorflowsSilenceAboutCudaNoEvidence) {
   EXPECT_EQ(top("# os.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\n" + report), "wrong_package");
 }
 
+TEST(ExplainRank, AnUnsureAnswerWithFewerThanThreeCausesIsFilledWithTheUsualOnes) {
+  // TensorFlow failed to open its CUDA runtime: two causes named, neither with confidence.
+  const std::string log =
+      "2020-03-01 10:00:00.000000: W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
+      "dynamic library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found\n"
+      "I have tensorflow-gpu 2.1 installed but the GPU is not used.\n";
+  auto r = run(log);
+  ASSERT_GE(r.findings.size(), 3u);
+  const double first = r.findings.front().score;
+  ASSERT_LT(first, 0.7);
+  // The filler comes below every named cause, and says it is a guess.
+  const Finding* filler = nullptr;
+  for (const auto& f : r.findings)
+    for (const auto& e : f.evidence)
+      if (e.source == "prior") filler = &f;
+  ASSERT_NE(filler, nullptr);
+  EXPECT_LT(filler->score, 0.25);
+  EXPECT_NE(filler, &r.findings.front());
+  // A confident answer is not padded.
+  auto sure = run("tensorflow 2.15 on native Windows 11 (not WSL). tf.config.list_physical_devices('GPU') returns []\n");
+  ASSERT_FALSE(sure.findings.empty());
+  ASSERT_GE(sure.findings.front().score, 0.7);
+  for (const auto& f : sure.findings)
+    for (const auto& e : f.evidence) EXPECT_NE(e.source, "prior") << f.id;
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";
   ASSERT_NE(find(run(plain), "wrong_package"), nullptr);
   const Finding* f = find(run("pip install nvidia-tensorflow\n" + plain), "wrong_package");
-  EXPECT_EQ(f, nullptr);
+  EXPECT_TRUE(f == nullptr || f->score < 0.25);  // at most a guess filling the list
 }
 
 TEST(ExplainRank, TensorflowGpuSaidNotInstalledIsThePlainPackageUnlessTheReleaseHasGpu) {

@@ -18,6 +18,8 @@ namespace {
 constexpr double kBonusPerArgument = 0.03;
 constexpr double kMaxBonus = 0.1;
 constexpr double kHarmlessBelow = 0.25;  // findings weaker than this do not count as a problem
+constexpr double kConfident = 0.7;       // from here on explain names a cause with confidence
+constexpr double kListedAbove = 0.05;    // findings at or below this are not listed
 constexpr double kIfGpuWanted = 0.2;     // a harmless-unless-a-GPU-is-wanted line's own cause, at most
 constexpr double kIfGpuWantedShare = 0.4;  // ... and at most this share of its signature's weight
 constexpr size_t kEvidencePerFinding = 8;
@@ -214,6 +216,28 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
                        "prior", 0});
     }
     apply_refutes();
+  } else if (strongest < kConfident && (facts.flag("gpu_missing") || facts.flag("gpu_wanted")) &&
+             !facts.flag("gpu_works") && !listed_only) {
+    // Something was recognised, but not with confidence, and it names fewer than three
+    // causes: the usual causes it does not name fill the list, below it, as the
+    // alternatives to rule out. They never touch a cause already named (a second
+    // argument would raise it).
+    size_t named = 0;
+    for (const auto& [id, c] : cands) named += c.score() > kListedAbove;
+    for (const auto& [id, w] : {std::pair{"cuda_version_mismatch", 0.2}, std::pair{"wrong_package", 0.18},
+                                std::pair{"cudart_missing", 0.16}}) {
+      if (named >= 3) break;
+      auto it = cands.find(id);
+      if (it != cands.end() && it->second.score() > kListedAbove) continue;
+      Candidate& c = cands[id];
+      c.best = w;
+      c.arguments.insert("prior:usual_gpu_report_cause");
+      add_evidence(c, {"not ruled out by the report: one of the usual causes of a GPU that TensorFlow does not use "
+                       "(a guess; run tfgpu doctor on the machine)",
+                       "prior", 0});
+      ++named;
+    }
+    apply_refutes();
   }
 
   // Only messages that are harmless unless a GPU is wanted ("Could not load dynamic library
@@ -246,7 +270,7 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
   std::vector<Finding> findings;
   for (auto& [id, c] : cands) {
     double score = c.score();
-    if (score <= 0.05) continue;
+    if (score <= kListedAbove) continue;
     const FindingInfo* info = signatures.finding(id);
     if (info && !info->platforms.empty() && !facts.os.value.empty() &&
         std::find(info->platforms.begin(), info->platforms.end(), facts.os.value) == info->platforms.end())
