@@ -210,6 +210,17 @@ TEST(ExplainCli, FixNamesTheCudaAndCudnnOfTheStatedRelease) {
   EXPECT_NE(fix.find("CUDA\\\\v11.2\\\\bin"), std::string::npos) << fix;
 }
 
+// The generic steps below the release's own name no other release's CUDA as if it were this one's.
+TEST(ExplainCli, GenericStepsNameNoOtherReleasesCudaAsThisOnes) {
+  auto [id, fix] = top_finding_and_fix("win20.txt",
+                                       "Windows 10. Installed CUDA 10.0 and TensorFlow 2.0, the GPU is not used.\n"
+                                       "cudaGetDevice() failed. Status: cudaGetErrorString symbol not found.\n");
+  EXPECT_EQ(id, "cudart_missing");
+  EXPECT_NE(fix.find("CUDA 10.0 and cuDNN 7.4"), std::string::npos) << fix;
+  EXPECT_EQ(fix.find("CUDA\\\\v11.2\\\\bin"), std::string::npos) << fix;
+  EXPECT_NE(fix.find("2.5-2.10"), std::string::npos) << fix;  // CUDA 11.2 only with the releases it is for
+}
+
 TEST(ExplainCli, WithoutAReleaseTheFixNamesTheFirstReleaseBuiltForTheGpu) {
   // RTX 3070 = compute capability 8.6 (KB); CUDA 11.1 is the first to build for it; the
   // first release built with CUDA >= 11.1 is TF 2.5 (CUDA 11.2).
