@@ -179,7 +179,8 @@ TEST(ExplainRank, AnUnsureAnswerWithFewerThanThreeCausesIsFilledWithTheUsualOnes
   EXPECT_LT(filler->score, 0.25);
   EXPECT_NE(filler, &r.findings.front());
   // A confident answer is not padded.
-  auto sure = run("tensorflow 2.15 on native Windows 11 (not WSL). tf.config.list_physical_devices('GPU') returns []\n");
+  auto sure =
+      run("tensorflow 2.15 on native Windows 11 (not WSL). tf.config.list_physical_devices('GPU') returns []\n");
   ASSERT_FALSE(sure.findings.empty());
   ASSERT_GE(sure.findings.front().score, 0.7);
   for (const auto& f : sure.findings)
