@@ -310,6 +310,16 @@ TEST(ExplainExtract, GpuNamesAndVisibleDevicesAndCudaPaths) {
   EXPECT_EQ(f.gpu_list_empty.line, 5);
 }
 
+TEST(ExplainExtract, ACudaInProseBesideADriverVersionIsAToolkit) {
+  auto prose = facts_of("The AWS instance has CUDA 11.0 and driver version 450.80.\n");
+  EXPECT_EQ(prose.cuda_version.value, "11.0");
+  EXPECT_EQ(prose.driver_version.value, "450.80");
+  // nvidia-smi's banner: its CUDA Version is the driver's.
+  auto smi = facts_of("| NVIDIA-SMI 450.80.02    Driver Version: 450.80.02    CUDA Version: 11.0     |\n");
+  EXPECT_TRUE(smi.cuda_version.empty()) << smi.cuda_version.value;
+  EXPECT_EQ(smi.driver_cuda_version.value, "11.0");
+}
+
 TEST(ExplainExtract, WarningsHiddenByTheLogLevel) {
   for (const char* set : {"os.environ['TF_CPP_MIN_LOG_LEVEL'] = '2'", "export TF_CPP_MIN_LOG_LEVEL=3",
                           "os.environ[\"TF_CPP_MIN_LOG_LEVEL\"]=\"3\"", "%env TF_CPP_MIN_LOG_LEVEL=2",

@@ -301,10 +301,12 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   // the driver supports, not an installed toolkit.
   // XLA's "The NVIDIA driver's CUDA version is 12.2 which is older than the ptxas CUDA
   // version" names the driver's too.
-  bool smi_line =
-      lower.find("driver version") != std::string_view::npos ||
-      lower.find("driver's cuda version") != std::string_view::npos ||
-      (lower.find("nvidia-smi") != std::string_view::npos && lower.find("cuda version") != std::string_view::npos);
+  // A sentence naming a driver version and "CUDA 11.0" without nvidia-smi's "CUDA Version"
+  // label ("has CUDA 11.0 and driver version 450") names a toolkit.
+  const bool cuda_version_label = lower.find("cuda version") != std::string_view::npos;
+  bool smi_line = (lower.find("driver version") != std::string_view::npos && cuda_version_label) ||
+                  lower.find("driver's cuda version") != std::string_view::npos ||
+                  (lower.find("nvidia-smi") != std::string_view::npos && cuda_version_label);
   if (smi_line) {
     size_t p = lower.find("cuda version");
     if (p != std::string_view::npos) {
