@@ -187,6 +187,23 @@ TEST(ExplainRank, AnUnsureAnswerWithFewerThanThreeCausesIsFilledWithTheUsualOnes
     for (const auto& e : f.evidence) EXPECT_NE(e.source, "prior") << f.id;
 }
 
+TEST(ExplainRank, AReportInChineseSaysTheGpuIsUnusedOrOutOfMemory) {
+  // "Why can training only use the CPU? TensorFlow tf1.4": the CPU-only package of 1.x.
+  EXPECT_EQ(top("为何训练只能使用cpu？tensorflow版本tf1.4，没有日志。\n"), "wrong_package");
+  // "Is this not training on the GPU? ... I have a GTX 1060": a GPU left unused.
+  auto unused = run("请问这是没有用gpu训练吗？我有一张GTX 1060显卡。\n");
+  ASSERT_FALSE(unused.findings.empty());
+  EXPECT_NE(find(unused, "cuda_version_mismatch"), nullptr);
+  // "GPU memory ran out halfway through training, batch_size is already 1": out of memory,
+  // and no cause of an unused GPU padded in.
+  auto oom = run("训练到一半显存不足，batch_size已经是1了，显卡是RTX 2060 6GB\n");
+  ASSERT_FALSE(oom.findings.empty());
+  EXPECT_EQ(oom.findings.front().id, "oom");
+  EXPECT_EQ(find(oom, "cuda_version_mismatch"), nullptr);
+  // "How do I train on the GPU": a question, no symptom.
+  EXPECT_TRUE(run("如何使用gpu训练\n").findings.empty());
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";

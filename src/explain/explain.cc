@@ -217,9 +217,10 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
     }
     apply_refutes();
   } else if (strongest < kConfident && (facts.flag("gpu_missing") || facts.flag("gpu_wanted")) &&
-             !facts.flag("gpu_works") && !listed_only) {
+             !facts.flag("gpu_works") && !listed_only && !(facts.flag("gpu_seen") && !facts.flag("gpu_missing"))) {
     // Something was recognised, but not with confidence, and it names fewer than three
-    // causes: the usual causes it does not name fill the list, below it, as the
+    // causes (and TensorFlow is not shown using the GPU, as when it runs out of its
+    // memory): the usual causes it does not name fill the list, below it, as the
     // alternatives to rule out. They never touch a cause already named (a second
     // argument would raise it).
     size_t named = 0;
