@@ -204,6 +204,31 @@ TEST(ExplainRank, AReportInChineseSaysTheGpuIsUnusedOrOutOfMemory) {
   EXPECT_TRUE(run("如何使用gpu训练\n").findings.empty());
 }
 
+TEST(ExplainRank, TensorflowsOwnSourcePathsDateALogWithNoReleaseNamed) {
+  // Paths under external/local_xla and absl's log prefix are printed by 2.11 and later only
+  // (the real logs, tests/real_logs): on native Windows no such release has a CUDA build.
+  const std::string windows =
+      "C:\\Users\\me\\project> python train.py\n"
+      "WARNING: All log messages before absl::InitializeLog() is called are written to STDERR\n"
+      "I0000 00:00:1712345678.123456    4242 cpu_feature_guard.cc:210] This TensorFlow binary is optimized to use "
+      "available CPU instructions in performance-critical operations.\n"
+      "tf.config.list_physical_devices('GPU') returns [] although I have an RTX 3060.\n";
+  auto w = run(windows);
+  ASSERT_FALSE(w.findings.empty());
+  EXPECT_EQ(w.findings.front().id, "windows_native_gpu_unsupported_tf_ge_2_11");
+  // The same on Linux: from 2.1 the plain package is the CUDA build, so TensorFlow's silence
+  // about CUDA does not make the CPU-only package the answer.
+  const std::string linux_log = std::string("$ python3 /home/me/train.py\n") + kNuma +
+                                "tf.config.list_physical_devices('GPU') returns [] although I have an RTX 3060.\n";
+  auto l = run(linux_log);
+  ASSERT_FALSE(l.findings.empty());
+  EXPECT_NE(l.findings.front().id, "wrong_package");
+  EXPECT_EQ(find(l, "windows_native_gpu_unsupported_tf_ge_2_11"), nullptr);
+  // A release named says more than the log's era: 2.10 still had Windows GPU builds.
+  auto named = run("TensorFlow 2.10.1\n" + windows);
+  EXPECT_EQ(find(named, "windows_native_gpu_unsupported_tf_ge_2_11"), nullptr);
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";

@@ -133,6 +133,36 @@ void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::
       out.push_back(std::move(inf));
     }
   }
+  // No release named, but TensorFlow's own log dates it (its source paths, absl's prefix:
+  // the signature's tf_at_least): on native Windows, when neither that release nor any
+  // later one in the KB has a CUDA build there, that is the cause.
+  if (const Fact* era = f.flag_fact("tf_at_least");
+      era && f.os.value == "windows" && f.wsl.empty() && f.tf_version.empty() && in.gpu_context) {
+    const auto from = Version::parse(era->value);
+    const kb::TfRelease* first = nullptr;
+    bool all_without = true;
+    for (const auto& r : kb.tf_releases()) {
+      if (!from || r.series() < from->truncated(2)) continue;
+      if (!first) first = &r;
+      all_without = all_without && !r.has_gpu_build(Platform::kWindows);
+    }
+    if (first && all_without) {
+      auto lv = f.os_votes.find("linux");
+      const bool linux_too = lv != f.os_votes.end() && lv->second > 0;
+      Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11",
+                    linux_too ? 0.5 : 0.8,
+                    "platform.windows_log_of_a_release_without_windows_gpu",
+                    {}};
+      inf.evidence.push_back(
+          from_fact(fmt::format("TensorFlow's log is that of release {} or later", era->value), *era));
+      inf.evidence.push_back(from_fact("native Windows (no WSL2 mentioned)", f.os));
+      inf.evidence.push_back(from_kb(fmt::format("TensorFlow {} and every later release have no CUDA build for "
+                                                 "native Windows",
+                                                 first->version.str()),
+                                     kb.cite(*first)));
+      out.push_back(std::move(inf));
+    }
+  }
   // On macOS only a report that is about a GPU (wants one, misses one, names CUDA, cuDNN, a
   // GPU or a CUDA library): any other failure there (NumPy, Python) is not the platform's.
   const bool about_gpu = f.flag("gpu_wanted") || f.flag("gpu_missing") || f.flag("gpu_seen") || f.flag("pip_cuda") ||
@@ -1075,7 +1105,16 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
       r = &kb->tf_releases().front();
     old_tf = r && kb->plain_tensorflow_cpu_only(*r);
   }
-  if (gpu_missing(f) && !works && cuda_silent && !gpu_pkg && !f.flag("pip_cuda") && !colab && !f.flag("nvidia_tf_build")) {
+  // No release named, but the log dates it (its source paths) to one whose plain package is
+  // a CUDA build (KB [[package]] rows; on Windows the platform rule speaks).
+  bool log_from_gpu_package_release = false;
+  if (const Fact* era = f.flag_fact("tf_at_least"); kb && era && f.tf_version.empty()) {
+    bool newer = false;
+    const kb::TfRelease* r = tf_row(*kb, era->value, &newer);
+    log_from_gpu_package_release = r && !kb->plain_tensorflow_cpu_only(*r);
+  }
+  if (gpu_missing(f) && !works && cuda_silent && !gpu_pkg && !f.flag("pip_cuda") && !colab &&
+      !f.flag("nvidia_tf_build") && !log_from_gpu_package_release) {
     if (old_tf || f.tf_version.empty()) {
       // With nothing dated, the package comes just before a CUDA of the wrong version (the
       // usual causes of a GPU left unused, in the development reports' proportions), unless
