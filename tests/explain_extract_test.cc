@@ -335,6 +335,34 @@ TEST(ExplainExtract, WarningsHiddenByTheLogLevel) {
     EXPECT_FALSE(facts_of(std::string(not_set) + "\n").flag("tf_logs_hidden")) << not_set;
 }
 
+TEST(ExplainExtract, TensorflowsFiguresForTheGpusMemory) {
+  // 1.x: the driver's total and free memory, as HumanReadableNumBytes prints them.
+  auto old = facts_of("totalMemory: 15.89GiB freeMemory: 977.81MiB\n");
+  ASSERT_NE(old.flag_fact("gpu_memory_total_mib"), nullptr);
+  EXPECT_EQ(old.flag_fact("gpu_memory_total_mib")->value, "16271");
+  EXPECT_EQ(old.flag_fact("gpu_memory_free_mib")->value, "978");
+  // 2.x: the total, and what the allocator was given (1.x's "Creating" wording too).
+  auto now = facts_of(
+      "coreClock: 1.71GHz coreCount: 46 deviceMemorySize: 8.00GiB deviceMemoryBandwidth: 417.29GiB/s\n"
+      "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1418] Created device "
+      "/job:localhost/replica:0/task:0/device:GPU:0 with 6955 MB memory) -> physical GPU (device: 0, name: GeForce RTX "
+      "2070, pci bus id: 0000:01:00.0, compute capability: 7.5)\n");
+  EXPECT_EQ(now.flag_fact("gpu_memory_total_mib")->value, "8192");
+  EXPECT_EQ(now.flag_fact("gpu_memory_tf_limit_mib")->value, "6955");
+  EXPECT_EQ(now.flag_fact("gpu_memory_tf_limit_mib")->line, 2);
+  auto v1 = facts_of(
+      "Creating TensorFlow device (/job:localhost/replica:0/task:0/device:GPU:0 with 10764 MB memory) "
+      "-> physical GPU (device: 0, name: GeForce GTX 1080 Ti)\n");
+  EXPECT_EQ(v1.flag_fact("gpu_memory_tf_limit_mib")->value, "10764");
+  // Not TensorFlow's figures: no unit, a CPU device, prose.
+  for (const char* other : {"totalMemory: lots freeMemory: some", "Created device /device:CPU:0 with 512 MB memory",
+                            "my card has 8 GB memory", "freeMemory: 1.2.3GiB"}) {
+    auto f = facts_of(std::string(other) + "\n");
+    EXPECT_EQ(f.flag_fact("gpu_memory_free_mib"), nullptr) << other;
+    EXPECT_EQ(f.flag_fact("gpu_memory_tf_limit_mib"), nullptr) << other;
+  }
+}
+
 TEST(ExplainExtract, AGpuListingCallAndItsAnswerInOneSentence) {
   for (const char* said :
        {"tf.config.list_physical_devices('GPU') is []", "list_physical_devices('GPU') shows an empty list",

@@ -229,6 +229,33 @@ TEST(ExplainRank, TensorflowsOwnSourcePathsDateALogWithNoReleaseNamed) {
   EXPECT_EQ(find(named, "windows_native_gpu_unsupported_tf_ge_2_11"), nullptr);
 }
 
+TEST(ExplainRank, MemoryHeldWhenTensorflowStartedMakesAnOomAnotherProcesss) {
+  // TensorFlow's own figures: 1 GiB of a 16 GiB card free at start, then an allocation fails.
+  const std::string oom = "ResourceExhaustedError: OOM when allocating tensor of shape [563354,256] and type float\n";
+  const std::string held =
+      "name: Tesla P100-PCIE-16GB major: 6 minor: 0 memoryClockRate(GHz): 1.3285\n"
+      "totalMemory: 15.89GiB freeMemory: 1.02GiB\n";
+  EXPECT_EQ(top(held + oom), "gpu_memory_preallocation");
+  EXPECT_EQ(top(oom), "oom");  // no figures: a model too big stays first
+  // 2.x: the allocator got 900 MB of an 11 GiB card (the free memory less at most 1.5 GiB).
+  const std::string held2 =
+      "deviceMemorySize: 10.76GiB deviceMemoryBandwidth: 451.17GiB/s\n"
+      "Created device /job:localhost/replica:0/task:0/device:GPU:0 with 900 MB memory\n";
+  EXPECT_EQ(top(held2 + oom), "gpu_memory_preallocation");
+  // A card with most of its memory free, or a small card whose display holds half: an OOM.
+  EXPECT_EQ(top("totalMemory: 15.89GiB freeMemory: 15.50GiB\n" + oom), "oom");
+  EXPECT_EQ(top("deviceMemorySize: 8.00GiB\nCreated device /job:localhost/replica:0/task:0/device:GPU:0 with 6955 MB "
+                "memory\n" +
+                oom),
+            "oom");
+  EXPECT_EQ(top("totalMemory: 1.95GiB freeMemory: 977.81MiB\n" + oom), "oom");
+  // Without a failure, the held memory is worth saying, not the likely cause of anything.
+  auto quiet = run(held);
+  const Finding* f = find(quiet, "gpu_memory_preallocation");
+  ASSERT_NE(f, nullptr);
+  EXPECT_LT(f->score, 0.5);
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";

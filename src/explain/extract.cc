@@ -859,6 +859,76 @@ void extract_log_level(std::string_view lower, int n, LogFacts& facts) {
   facts.flags.emplace("tf_logs_hidden", Fact{std::string("TF_CPP_MIN_LOG_LEVEL=") + lower[i], n});
 }
 
+// A size as TensorFlow prints it (strings::HumanReadableNumBytes: "11.17GiB", "977.81MiB",
+// "80.00GiB") at `i`, in MiB; nullopt for anything else. Advances `i` past it.
+std::optional<double> human_size_mib(std::string_view lower, size_t& i) {
+  size_t b = i;
+  while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
+  if (i == b || i - b > 12) return std::nullopt;
+  double value = 0, scale = 1;
+  bool frac = false;
+  for (size_t k = b; k < i; ++k) {
+    if (lower[k] == '.') {
+      if (frac) return std::nullopt;
+      frac = true;
+      continue;
+    }
+    if (frac) {
+      scale /= 10;
+      value += (lower[k] - '0') * scale;
+    } else {
+      value = value * 10 + (lower[k] - '0');
+    }
+  }
+  std::string_view unit = lower.substr(i, 3);
+  double mib = 0;
+  if (unit == "kib")
+    mib = value / 1024;
+  else if (unit == "mib")
+    mib = value;
+  else if (unit == "gib")
+    mib = value * 1024;
+  else if (unit == "tib")
+    mib = value * 1024 * 1024;
+  else
+    return std::nullopt;
+  i += 3;
+  return mib;
+}
+
+void set_mib(LogFacts& facts, std::string_view key, double mib, int n) {
+  facts.flags.emplace(std::string(key), Fact{std::to_string(static_cast<long long>(mib + 0.5)), n});
+}
+
+// TensorFlow's own figures for the first GPU's memory when it starts (gpu_device.cc):
+// 1.x "totalMemory: 11.17GiB freeMemory: 1.10GiB" (the driver's cuMemGetInfo), 2.x
+// "deviceMemorySize: 8.00GiB" and "Created device .../device:GPU:0 with 6955 MB memory"
+// (what its allocator may use: the free memory less a reserve). Only the first of each.
+void extract_memory_figures(std::string_view lower, int n, LogFacts& facts) {
+  auto after = [&](std::string_view label, std::string_view key) {
+    size_t p = lower.find(label);
+    if (p == std::string_view::npos) return;
+    size_t i = p + label.size();
+    while (i < lower.size() && is_space(lower[i])) ++i;
+    if (auto mib = human_size_mib(lower, i)) set_mib(facts, key, *mib, n);
+  };
+  after("totalmemory:", "gpu_memory_total_mib");
+  after("devicememorysize:", "gpu_memory_total_mib");
+  after("freememory:", "gpu_memory_free_mib");
+  // "Created device /job:localhost/replica:0/task:0/device:GPU:0 with 6955 MB memory"
+  // (1.x: "Creating TensorFlow device (/job:localhost/.../device:GPU:0 with 10764 MB memory)")
+  size_t c = lower.find("creat");
+  if (c == std::string_view::npos || lower.find("device:gpu:", c) == std::string_view::npos) return;
+  size_t w = lower.find(" with ", c);
+  if (w == std::string_view::npos) return;
+  size_t i = w + 6, b = i;
+  while (i < lower.size() && is_digit(lower[i])) ++i;
+  if (i == b || i - b > 9 || lower.substr(i, 10) != " mb memory") return;
+  long long mb = 0;
+  for (size_t k = b; k < i; ++k) mb = mb * 10 + (lower[k] - '0');
+  set_mib(facts, "gpu_memory_tf_limit_mib", static_cast<double>(mb), n);
+}
+
 // The calls that list GPUs: a sentence naming one may carry its answer.
 constexpr std::string_view kGpuListingCalls[] = {"list_physical_devices", "list_logical_devices", "get_visible_devices",
                                                  "list_local_devices",    "is_gpu_available",     "gpu_device_name"};
@@ -1284,6 +1354,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kDeviceList, {"device_type", "gpu_device_name"}},
       {Extractor::kContainerPrompt, {"@"}},
       {Extractor::kLogLevel, {"tf_cpp_min_log_level"}},
+      {Extractor::kMemoryFigures, {"freememory:", "devicememorysize:", " mb memory"}},
   };
   // clang-format on
   return kTable;
@@ -1316,6 +1387,9 @@ void run_extractor(Extractor which, std::string_view line, std::string_view lowe
     case Extractor::kContainerPrompt: extract_container_prompt(lower, line_no, facts); break;
     case Extractor::kLogLevel:
       extract_log_level(lower, line_no, facts);
+      break;
+    case Extractor::kMemoryFigures:
+      extract_memory_figures(lower, line_no, facts);
       break;
     case Extractor::kCount: break;
   }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
@@ -1308,14 +1309,54 @@ bool failed_runtime_only_gpu_package_loads(const LogFacts& facts, const kb::Know
   return any;
 }
 
+// Most of the GPU's memory already held when TensorFlow started, by its own figures
+// (extract_memory_figures): 1.x prints the driver's free memory; 2.x the memory its
+// allocator gets, which is the free memory less a reserve of at most max(1536 MiB, 6%)
+// (MinSystemMemory in gpu_device.cc and pluggable_device_factory.cc). Another process
+// (a notebook kernel, a second TensorFlow, a run that did not exit) holds the rest: an
+// allocation that then fails is that, not a model too big for the card. Only cards of 4 GiB
+// or more, and under 35% free: a desktop's display alone holds up to a GiB or so.
+constexpr double kHeldMinTotalMib = 4096, kHeldFreeFraction = 0.35;
+
+void held_memory_rule(const InferenceInput& in, std::vector<Inference>& out) {
+  const LogFacts& f = in.facts;
+  const Fact* total_f = f.flag_fact("gpu_memory_total_mib");
+  if (!total_f) return;
+  const Fact* free_f = f.flag_fact("gpu_memory_free_mib");
+  const Fact* limit_f = f.flag_fact("gpu_memory_tf_limit_mib");
+  if (!free_f && !limit_f) return;
+  const double total = std::strtod(total_f->value.c_str(), nullptr);
+  double free = 0;
+  if (free_f) {
+    free = std::strtod(free_f->value.c_str(), nullptr);
+  } else {
+    free = std::strtod(limit_f->value.c_str(), nullptr) + std::max(1536.0, 0.06 * total);
+  }
+  if (total < kHeldMinTotalMib || free < 0 || free >= kHeldFreeFraction * total) return;
+  auto said = [&](std::string_view id) {
+    auto it = in.signature_scores.find(std::string(id));
+    return it != in.signature_scores.end() && it->second > 0;
+  };
+  const bool failed = said("oom") || said("gpu_memory_preallocation");
+  Inference inf{"gpu_memory_preallocation", failed ? 0.85 : 0.4, "memory.held_by_another_process_at_start", {}};
+  const Fact& at = free_f ? *free_f : *limit_f;
+  inf.evidence.push_back(from_fact(
+      fmt::format("when TensorFlow started, about {:.1f} GiB of the GPU's {:.1f} GiB {} free: another process "
+                  "holds the rest",
+                  free / 1024, total / 1024, free_f ? "was" : "was at most"),
+      at));
+  out.push_back(std::move(inf));
+}
+
 // The reporter says TensorFlow takes all of the GPU's memory (extract_memory_prose): TF maps
 // nearly all memory of every visible GPU at start unless told otherwise.
 void memory_rules(const InferenceInput& in, std::vector<Inference>& out) {
-  const Fact* said = in.facts.flag_fact("all_gpu_memory_prose");
-  if (!said) return;
-  Inference inf{"gpu_memory_preallocation", 0.6, "memory.all_gpu_memory_prose", {}};
-  inf.evidence.push_back(from_fact("the report says all of the GPU's memory is taken", *said));
-  out.push_back(std::move(inf));
+  if (const Fact* said = in.facts.flag_fact("all_gpu_memory_prose")) {
+    Inference inf{"gpu_memory_preallocation", 0.6, "memory.all_gpu_memory_prose", {}};
+    inf.evidence.push_back(from_fact("the report says all of the GPU's memory is taken", *said));
+    out.push_back(std::move(inf));
+  }
+  held_memory_rule(in, out);
 }
 
 std::vector<const kb::TfRelease*> candidate_releases(const LogFacts& f, const kb::KnowledgeBase& kb, Platform p) {
