@@ -335,6 +335,19 @@ TEST(ExplainExtract, WarningsHiddenByTheLogLevel) {
     EXPECT_FALSE(facts_of(std::string(not_set) + "\n").flag("tf_logs_hidden")) << not_set;
 }
 
+TEST(ExplainExtract, WorksInANotebookButNotAsAScript) {
+  for (const char* said : {"It runs fine in a Jupyter notebook but throws this error when run as a .py file:",
+                           "Title: Model is Running in Jupyter Notebook but not in Python Script",
+                           "The training works in the notebook, however from the terminal it fails with OOM."})
+    EXPECT_TRUE(facts_of(std::string(said) + "\n").flag("works_in_notebook_not_script")) << said;
+  // The other way round, or nothing that fails, or no notebook.
+  for (const char* said :
+       {"It works from the terminal but not in the Jupyter notebook.", "The notebook fails but the script works.",
+        "I ran it in a notebook and as a script.", "It works in PyCharm but not as a script.",
+        "It works in a notebook but I want to run it as a script."})
+    EXPECT_FALSE(facts_of(std::string(said) + "\n").flag("works_in_notebook_not_script")) << said;
+}
+
 TEST(ExplainExtract, TensorflowsFiguresForTheGpusMemory) {
   // 1.x: the driver's total and free memory, as HumanReadableNumBytes prints them.
   auto old = facts_of("totalMemory: 15.89GiB freeMemory: 977.81MiB\n");

@@ -256,6 +256,20 @@ TEST(ExplainRank, MemoryHeldWhenTensorflowStartedMakesAnOomAnotherProcesss) {
   EXPECT_LT(f->score, 0.5);
 }
 
+TEST(ExplainRank, WorksInANotebookFailsAsAScriptIsTheNotebooksMemory) {
+  const std::string report =
+      "It runs fine in a Jupyter notebook but throws this error when run as a .py file:\n"
+      "  File \"app.py\", line 6, in <module>\n    model.fit(x, y)\n";
+  EXPECT_EQ(top(report), "gpu_memory_preallocation");
+  // A script that cannot even load TensorFlow's libraries runs in another environment.
+  auto other = run(report +
+                   "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
+                   "'libcudart.so.11.0'; dlerror: libcudart.so.11.0: cannot open shared object file: No such file "
+                   "or directory\n");
+  ASSERT_FALSE(other.findings.empty());
+  EXPECT_NE(other.findings.front().id, "gpu_memory_preallocation");
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";

@@ -1096,6 +1096,36 @@ void extract_memory_prose(std::string_view lower, int n, LogFacts& facts) {
   });
 }
 
+// A program that works in a notebook but fails as a script, in one sentence ("It runs fine
+// in a Jupyter notebook but throws this error when run as a .py file", "Model is running in
+// Jupyter Notebook but not in Python Script"): the clause before the contrast works and
+// names the notebook, the one after fails. A notebook's kernel keeps its TensorFlow, and
+// the GPU memory that TensorFlow mapped at start, until it is shut down.
+void extract_notebook_script(std::string_view lower, int n, LogFacts& facts) {
+  if (facts.flags.count("works_in_notebook_not_script") || is_log_line(lower)) return;
+  constexpr std::string_view kContrasts[] = {" but ", " however", " whereas ", " while ", " though "};
+  for_each_sentence(lower, [&](std::string_view sentence) {
+    size_t cut = std::string_view::npos, cut_len = 0;
+    for (std::string_view c : kContrasts)
+      if (size_t at = sentence.find(c); at < cut) cut = at, cut_len = c.size();
+    if (cut == std::string_view::npos) return false;
+    const std::string_view before = sentence.substr(0, cut), after = sentence.substr(cut + cut_len);
+    auto fails = [](std::string_view t) {
+      return has_word(t, {"not", "fail*", "error*", "crash*", "throw*", "raise*", "oom", "out of memory", "hang*",
+                          "freez*", "stuck", "cannot", "never", "exception"}) ||
+             t.find("n't") != std::string_view::npos;
+    };
+    const bool notebook = has_word(before, {"jupyter*", "notebook*", "ipynb"});
+    const bool works = has_word(before, {"works", "work", "worked", "working", "runs", "running", "run fine", "fine",
+                                         "ok", "okay", "successfully"});
+    const bool script = has_word(after, {"script*", "py file", "terminal", "command line", "console", "shell"}) ||
+                        after.find(".py") != std::string_view::npos;
+    if (!(notebook && works && !fails(before) && fails(after) && script)) return false;
+    facts.flags.emplace("works_in_notebook_not_script", Fact{"yes", n});
+    return true;
+  });
+}
+
 // Two TensorFlow distributions said to be installed together, in the reporter's words: one
 // sentence naming `tensorflow-gpu` and the plain `tensorflow`, with a word for having both
 // ("the package tensorflow installed in addition to tensorflow-gpu"). Both install the same
@@ -1354,6 +1384,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kDeviceList, {"device_type", "gpu_device_name"}},
       {Extractor::kContainerPrompt, {"@"}},
       {Extractor::kLogLevel, {"tf_cpp_min_log_level"}},
+      {Extractor::kNotebookScript, {"jupyter", "notebook", "ipynb"}},
       {Extractor::kMemoryFigures, {"freememory:", "devicememorysize:", " mb memory"}},
   };
   // clang-format on
@@ -1387,6 +1418,9 @@ void run_extractor(Extractor which, std::string_view line, std::string_view lowe
     case Extractor::kContainerPrompt: extract_container_prompt(lower, line_no, facts); break;
     case Extractor::kLogLevel:
       extract_log_level(lower, line_no, facts);
+      break;
+    case Extractor::kNotebookScript:
+      extract_notebook_script(lower, line_no, facts);
       break;
     case Extractor::kMemoryFigures:
       extract_memory_figures(lower, line_no, facts);

@@ -36,6 +36,7 @@ enum class Extractor : uint8_t {
   kDeviceList,       // device_lib.list_local_devices()'s `device_type: "CPU"`, a tf.test.gpu_device_name() call
   kContainerPrompt,  // "root@3f4e1c2a9b7d:/workspace#": a Docker container's default host name
   kLogLevel,         // TF_CPP_MIN_LOG_LEVEL set to 2 or 3: TensorFlow's warnings are hidden
+  kNotebookScript,   // "it runs fine in a Jupyter notebook but throws this error when run as a .py file"
   kMemoryFigures,    // "totalMemory: 11.17GiB freeMemory: 1.10GiB", "deviceMemorySize: 8.00GiB", "with 6955 MB memory"
   kCount,
 };

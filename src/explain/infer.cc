@@ -1357,6 +1357,18 @@ void memory_rules(const InferenceInput& in, std::vector<Inference>& out) {
     out.push_back(std::move(inf));
   }
   held_memory_rule(in, out);
+  // Works in a notebook, fails as a script: the notebook's kernel, still running, holds the
+  // memory its TensorFlow mapped at start (nearly all of every visible GPU's). Not when a
+  // library or TensorFlow's import failed: then the script runs in another environment.
+  if (const Fact* nb = in.facts.flag_fact("works_in_notebook_not_script");
+      nb && in.facts.failed_libraries.empty() && !has(in, "pywrap_import_traceback")) {
+    Inference inf{"gpu_memory_preallocation", 0.5, "memory.notebook_kernel_holds_the_gpu", {}};
+    inf.evidence.push_back(from_fact(
+        "the program works in a notebook and fails as a script: the notebook's TensorFlow, until its kernel is "
+        "shut down, holds nearly all of the GPU's memory",
+        *nb));
+    out.push_back(std::move(inf));
+  }
 }
 
 std::vector<const kb::TfRelease*> candidate_releases(const LogFacts& f, const kb::KnowledgeBase& kb, Platform p) {
