@@ -270,6 +270,16 @@ TEST(ExplainRank, WorksInANotebookFailsAsAScriptIsTheNotebooksMemory) {
   EXPECT_NE(other.findings.front().id, "gpu_memory_preallocation");
 }
 
+TEST(ExplainRank, CudaSaidNotToBeInstalledIsTheMissingRuntime) {
+  // TF 1.x / 2.x before the pip wheels load CUDA from the system: said absent, it is missing.
+  EXPECT_EQ(top("I use the tensorflow/tensorflow:1.13.1-gpu-py3 based notebook image; there seems to be no CUDA in "
+                "it. tf.test.is_gpu_available() returns False.\n"),
+            "cudart_missing");
+  EXPECT_EQ(top("TensorFlow 2.4 lists no GPU, since the CUDA libraries seem to be missing.\n"), "cudart_missing");
+  // Not about the toolkit: a CUDA-capable card, or CUDA not on the PATH.
+  EXPECT_NE(top("My GTX 1060 is CUDA-capable but TensorFlow 2.4 lists no GPU.\n"), "cudart_missing");
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";
