@@ -280,6 +280,18 @@ TEST(ExplainRank, CudaSaidNotToBeInstalledIsTheMissingRuntime) {
   EXPECT_NE(top("My GTX 1060 is CUDA-capable but TensorFlow 2.4 lists no GPU.\n"), "cudart_missing");
 }
 
+TEST(ExplainRank, InstallingSaidToFailWithAPythonTheReleaseHasNoWheelFor) {
+  // The KB's wheel list for 2.10 (Python 3.7-3.10) decides, with no pip output pasted.
+  auto r = run("pip install tensorflow==2.10 fails with Python 3.12\n");
+  ASSERT_FALSE(r.findings.empty());
+  EXPECT_EQ(r.findings.front().id, "python_version_unsupported");
+  // A Python the release has wheels for, or one named without its minor: nothing inferred.
+  EXPECT_EQ(find(run("I can't install tensorflow 2.15 on Python 3.11\n"), "python_version_unsupported"), nullptr);
+  EXPECT_EQ(find(run("I can't install tensorflow 2.15 on Python 3\n"), "python_version_unsupported"), nullptr);
+  // Without a failure said, the two versions are only facts.
+  EXPECT_EQ(find(run("I use tensorflow 2.10 with Python 3.12\n"), "python_version_unsupported"), nullptr);
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";

@@ -236,7 +236,11 @@ void python_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
     }
   }
 
-  if (!pip_failed || !py) return;
+  // Installing said to fail, in prose, with a release and a Python named ("pip install
+  // tensorflow==2.10 fails with Python 3.12"): the KB says whether that release has a wheel.
+  const bool install_failed =
+      f.flag("install_failed") && !f.tf_version.empty() && f.python_version.value.find('.') != std::string::npos;
+  if ((!pip_failed && !install_failed) || !py) return;
   const Fact* pf = f.flag_fact("pip_failed");
   bool newer = false;
   const kb::TfRelease* r = f.tf_version.empty() ? nullptr : tf_row(kb, f.tf_version.value, &newer);
@@ -269,13 +273,15 @@ void python_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
     cite = kb.cite(any ? *any : kb.tf_releases().back());
   }
   if (!supported) {
-    Inference inf{"python_version_unsupported", 0.9, "python.no_wheel_for_version", {}};
+    Inference inf{"python_version_unsupported", pip_failed ? 0.9 : 0.75, "python.no_wheel_for_version", {}};
     inf.evidence.push_back(from_fact(fmt::format("Python {} stated", f.python_version.value), f.python_version));
     if (r) inf.evidence.push_back(from_fact(fmt::format("TensorFlow {} requested", f.tf_version.value), f.tf_version));
     inf.evidence.push_back(from_kb(basis, cite));
     if (pf) inf.evidence.push_back(from_fact("pip found no matching distribution", *pf));
+    else
+      inf.evidence.push_back(from_fact("the report says installing fails", *f.flag_fact("install_failed")));
     out.push_back(std::move(inf));
-  } else {
+  } else if (pip_failed) {
     // The Python version has wheels, yet pip finds none: the interpreter is not 64-bit.
     // Weaker than "Python version not supported" when only some release has them (the report
     // may predate the release that added this Python); stronger when the release the report
