@@ -335,6 +335,27 @@ TEST(ExplainExtract, WarningsHiddenByTheLogLevel) {
     EXPECT_FALSE(facts_of(std::string(not_set) + "\n").flag("tf_logs_hidden")) << not_set;
 }
 
+TEST(ExplainExtract, CudaVisibleDevicesInShellAndPython) {
+  struct Case {
+    const char* line;
+    const char* value;
+  };
+  for (const Case& c :
+       {Case{"export CUDA_VISIBLE_DEVICES=-1", "-1"}, Case{"CUDA_VISIBLE_DEVICES=0,1 python train.py", "0"},
+        Case{"os.environ['CUDA_VISIBLE_DEVICES'] = '-1'", "-1"},
+        Case{"os.environ[\"CUDA_VISIBLE_DEVICES\"]=\"4\"", "4"},
+        Case{"os.environ.setdefault('CUDA_VISIBLE_DEVICES', '')", ""},
+        Case{"export CUDA_VISIBLE_DEVICES=\"0,1\"", "0,1"}, Case{"CUDA_VISIBLE_DEVICES: NoDevFiles", "NoDevFiles"}}) {
+    auto f = facts_of(std::string(c.line) + "\n");
+    ASSERT_TRUE(f.cuda_visible_devices_set) << c.line;
+    EXPECT_EQ(f.cuda_visible_devices.value, c.value) << c.line;
+  }
+  // Not a literal value, or a line commented out.
+  for (const char* other : {"os.environ['CUDA_VISIBLE_DEVICES'] = str(args.gpu)", "export CUDA_VISIBLE_DEVICES=$GPU",
+                            "# os.environ['CUDA_VISIBLE_DEVICES'] = '-1'", "echo $CUDA_VISIBLE_DEVICES"})
+    EXPECT_FALSE(facts_of(std::string(other) + "\n").cuda_visible_devices_set) << other;
+}
+
 TEST(ExplainExtract, WorksInANotebookButNotAsAScript) {
   for (const char* said : {"It runs fine in a Jupyter notebook but throws this error when run as a .py file:",
                            "Title: Model is Running in Jupyter Notebook but not in Python Script",

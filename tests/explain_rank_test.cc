@@ -292,6 +292,21 @@ TEST(ExplainRank, InstallingSaidToFailWithAPythonTheReleaseHasNoWheelFor) {
   EXPECT_EQ(find(run("I use tensorflow 2.10 with Python 3.12\n"), "python_version_unsupported"), nullptr);
 }
 
+TEST(ExplainRank, CudaVisibleDevicesThatHideEveryGpuWhenTheGpuIsWanted) {
+  const std::string unused = "Training runs on the CPU, I have one GTX 1060.\n";
+  for (const char* set : {"os.environ['CUDA_VISIBLE_DEVICES'] = '-1'\n", "export CUDA_VISIBLE_DEVICES=NoDevFiles\n",
+                          "os.environ[\"CUDA_VISIBLE_DEVICES\"] = \"\"\n"})
+    EXPECT_EQ(top(set + unused), "no_device_visible") << set;
+  // An index, or a value set by the program: not known to hide anything.
+  EXPECT_NE(top("os.environ['CUDA_VISIBLE_DEVICES'] = '0'\n" + unused), "no_device_visible");
+  EXPECT_NE(top("os.environ['CUDA_VISIBLE_DEVICES'] = str(args.gpu)\n" + unused), "no_device_visible");
+  // Set on purpose to run on the CPU: TF's "no CUDA-capable device" line is then no problem.
+  EXPECT_EQ(top("export CUDA_VISIBLE_DEVICES=-1\n"
+                "E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no "
+                "CUDA-capable device is detected\n"),
+            "harmless_warning_only");
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";
@@ -777,9 +792,14 @@ TEST(ExplainRank, OldDriverExplainsTheEmptyGpuList) {
 }
 
 TEST(ExplainRank, HiddenDevicesExplainNoDevice) {
-  EXPECT_EQ(top("export CUDA_VISIBLE_DEVICES=-1\n"
-                "E cuda_driver.cc:268] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n"),
-            "no_device_visible");
+  // With the GPU wanted (listed as missing). Without that, the setting may be on purpose
+  // (a real report, qa-199: set to run on the CPU; the maintainer: nothing to fix), and
+  // CudaVisibleDevicesThatHideEveryGpuWhenTheGpuIsWanted keeps that harmless.
+  EXPECT_EQ(
+      top("export CUDA_VISIBLE_DEVICES=-1\n"
+          "E cuda_driver.cc:268] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected\n"
+          "tf.config.list_physical_devices('GPU') returns []\n"),
+      "no_device_visible");
 }
 
 TEST(ExplainRank, ContainerWithoutGpuAccessOutranksMissingDriver) {

@@ -819,16 +819,36 @@ void extract_cuda_path(std::string_view lower, int n, LogFacts& facts) {
   }
 }
 
+// CUDA_VISIBLE_DEVICES given a value: a shell's `CUDA_VISIBLE_DEVICES=0`, `%env ...=-1`, a
+// YAML/ini `CUDA_VISIBLE_DEVICES: 0`, Python's `os.environ['CUDA_VISIBLE_DEVICES'] = '-1'`
+// or `os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")`. Only a literal: `=$GPU` and
+// `] = str(args.gpu)` say nothing of the value. Not on a line commented out.
 void extract_visible_devices(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
   size_t p = lower.find("cuda_visible_devices");
   if (p == std::string_view::npos) return;
+  size_t first = lower.find_first_not_of(" \t");
+  if (first < p && (lower[first] == '#' || lower.substr(first, 2) == "//")) return;
   size_t i = p + 20;
+  // Python's key is quoted: the closing quote (and `]`) come before `=`, or `,` in setdefault.
+  bool python = false;
+  while (i < line.size() && (line[i] == '\'' || line[i] == '"' || line[i] == ']')) {
+    python = true;
+    ++i;
+  }
   while (i < line.size() && is_space(line[i])) ++i;
-  if (i >= line.size() || (line[i] != '=' && line[i] != ':')) return;
+  if (i >= line.size() || (line[i] != '=' && line[i] != ':' && !(python && line[i] == ','))) return;
   ++i;
   while (i < line.size() && is_space(line[i]) && line[i] != '\n') ++i;
+  const bool quoted = i < line.size() && (line[i] == '"' || line[i] == '\'');
+  if ((python && !quoted) || (i < line.size() && line[i] == '$')) return;
   size_t b = i;
-  while (i < line.size() && !is_space(line[i]) && line[i] != ';' && line[i] != ',') ++i;
+  if (quoted) {
+    size_t close = line.find(line[i], i + 1);
+    if (close == std::string_view::npos) return;
+    i = close + 1;
+  } else {
+    while (i < line.size() && !is_space(line[i]) && line[i] != ';' && line[i] != ',') ++i;
+  }
   std::string value(line.substr(b, i - b));
   if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'')) value = value.substr(1, value.size() - 2);
   if (!facts.cuda_visible_devices_set) {

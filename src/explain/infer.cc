@@ -43,6 +43,20 @@ Platform platform_of(const LogFacts& f) {
 
 bool has(const InferenceInput& in, const char* signature) { return in.hit_counts.count(signature) > 0; }
 
+// CUDA_VISIBLE_DEVICES set to a value under which the CUDA runtime sees no device: empty,
+// a negative index ("-1"), or a word that is no index and no GPU-/MIG- UUID ("none",
+// YARN's "NoDevFiles"): CUDA stops at the first entry it cannot parse.
+bool visible_devices_hide_all(const LogFacts& f) {
+  if (!f.cuda_visible_devices_set) return false;
+  std::string v = to_lower(f.cuda_visible_devices.value);
+  if (v == "\"\"" || v == "''") return true;
+  if (size_t comma = v.find(','); comma != std::string::npos) v.resize(comma);
+  v = std::string(trim(v));
+  if (v.empty()) return true;
+  if (v[0] == '-') return v.size() > 1 && std::isdigit(static_cast<unsigned char>(v[1]));
+  return v == "none" || v == "nodevfiles" || v == "void" || v == "no";
+}
+
 double score_of(const std::map<std::string, double>& scores, const std::string& id) {
   auto it = scores.find(id);
   return it == scores.end() ? 0.0 : it->second;
@@ -1041,9 +1055,12 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
   const bool kb_newest_tf_has_no_windows_gpu =
       kb && !kb->tf_releases().empty() && !kb->tf_releases().back().has_gpu_build(Platform::kWindows);
   const bool works = f.flag("gpu_works");
-  if (f.cuda_visible_devices_set) {
+  // The cause when the GPU is wanted; set on purpose to run on the CPU (a report only about
+  // TF's "no CUDA-capable device" line), it is no problem (harmless_warning_only stays).
+  const bool wanted = f.flag("gpu_wanted") || f.flag("gpu_unseen_prose") || !f.gpu_list_empty.empty();
+  if (visible_devices_hide_all(f) && (wanted || works)) {
     const std::string& v = f.cuda_visible_devices.value;
-    if (v.empty() || v == "-1" || v == "none" || v == "\"\"" || v == "''") {
+    {
       Inference inf{"no_device_visible", works ? 0.3 : 0.85, "driver.cuda_visible_devices_hides_all", {}};
       inf.evidence.push_back(from_fact(fmt::format("CUDA_VISIBLE_DEVICES='{}' hides every GPU", v), f.cuda_visible_devices));
       out.push_back(std::move(inf));
@@ -1509,8 +1526,7 @@ std::vector<Inference> infer_second_round(const InferenceInput& in, const std::m
   // finding no device there (outside a container that lacks --gpus) is that path broken,
   // usually by a Linux NVIDIA driver or CUDA driver package installed inside WSL.
   double wsl_no_gpu = std::max(score_of(scores, "no_device_visible"), score_of(scores, "driver_missing"));
-  bool hidden = f.cuda_visible_devices_set &&
-                (f.cuda_visible_devices.value.empty() || f.cuda_visible_devices.value == "-1");
+  bool hidden = visible_devices_hide_all(f);
   if (wsl_no_gpu >= 0.5 && !f.wsl.empty() && !hidden && (f.container.empty() || f.flag("container_gpus"))) {
     Inference inf{"wsl_libcuda", std::min(1.0, wsl_no_gpu + 0.08), "driver.wsl_no_device", {}};
     inf.evidence.push_back(from_fact("WSL2", f.wsl));
