@@ -83,10 +83,12 @@ using ::tfgpu::testing::ReportCase;
 // then (TF_CPP_MIN_LOG_LEVEL 2 or 3 makes TF's silence about CUDA no evidence) dev 84.9% /
 // 90.9%, held-out unchanged; then (an answer below 0.7 naming fewer than three causes is
 // filled with the usual ones, as guesses below it) dev 84.9% / 91.4%, held-out 61.1% / 75.4%;
+// session 23 (works in a notebook but not as a script; CUDA said not installed) dev 85.7% /
+// 91.7%, held-out unchanged;
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
-constexpr double kDevTop1Floor = 0.84;
-constexpr double kDevTop3Floor = 0.91;
+constexpr double kDevTop1Floor = 0.85;
+constexpr double kDevTop3Floor = 0.915;
 constexpr double kHeldTop1Floor = 0.61;
 constexpr double kHeldTop3Floor = 0.75;
 
