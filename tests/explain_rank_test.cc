@@ -307,6 +307,21 @@ TEST(ExplainRank, CudaVisibleDevicesThatHideEveryGpuWhenTheGpuIsWanted) {
             "harmless_warning_only");
 }
 
+TEST(ExplainRank, TensorflowIntelInAPackageListIsWindowsFrom2_11) {
+  // `pip install tensorflow` on Windows installs tensorflow-intel from 2.11 on (PyPI's
+  // win_amd64 wheels): a pip list naming it is native Windows, with no CUDA build.
+  const std::string pip_list =
+      "Package                      Version\n"
+      "---------------------------- -----------\n"
+      "keras                        2.15.0\n"
+      "tensorflow                   2.15.0\n"
+      "tensorflow-intel             2.15.0\n\n"
+      "The GPU is not used.\n";
+  EXPECT_EQ(top(pip_list), "windows_native_gpu_unsupported_tf_ge_2_11");
+  EXPECT_EQ(top("I have tensorflow-intel installed and the GPU is not used.\n"),
+            "windows_native_gpu_unsupported_tf_ge_2_11");
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";

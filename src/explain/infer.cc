@@ -125,6 +125,12 @@ RuntimeFiles runtime_files(const kb::KnowledgeBase& kb, const kb::TfRelease& r, 
 
 void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vector<Inference>& out) {
   const LogFacts& f = in.facts;
+  // A report about a GPU (wants one, misses one, names CUDA, cuDNN, a GPU or a CUDA library),
+  // not only one whose failure (NumPy's ABI, a Python without wheels) is on a platform
+  // without CUDA builds: that failure is not the platform's.
+  const bool about_gpu = f.flag("gpu_wanted") || f.flag("gpu_missing") || f.flag("gpu_seen") || f.flag("pip_cuda") ||
+                         !f.gpu_names.empty() || !f.cuda_version.empty() || !f.cudnn_version.empty() ||
+                         !f.failed_libraries.empty() || !f.loaded_libraries.empty();
   if (f.os.value == "windows" && f.wsl.empty() && !f.tf_version.empty()) {
     bool newer = false;
     if (const kb::TfRelease* r = tf_row(kb, f.tf_version.value, &newer);
@@ -134,7 +140,8 @@ void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::
       auto lv = f.os_votes.find("linux");
       bool linux_too = lv != f.os_votes.end() && lv->second > 0;
       // When pip could not even install TensorFlow, the install failure comes first.
-      double w = (in.gpu_context ? 0.93 : 0.6) * (linux_too ? 0.6 : 1.0) * (f.flag("pip_failed") ? 0.5 : 1.0);
+      double w =
+          (in.gpu_context && about_gpu ? 0.93 : 0.6) * (linux_too ? 0.6 : 1.0) * (f.flag("pip_failed") ? 0.5 : 1.0);
       Inference inf{"windows_native_gpu_unsupported_tf_ge_2_11", w, "platform.windows_no_cuda_build", {}};
       inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
       inf.evidence.push_back(from_fact("native Windows (no WSL2 mentioned)", f.os));
@@ -152,7 +159,7 @@ void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::
   // the signature's tf_at_least): on native Windows, when neither that release nor any
   // later one in the KB has a CUDA build there, that is the cause.
   if (const Fact* era = f.flag_fact("tf_at_least");
-      era && f.os.value == "windows" && f.wsl.empty() && f.tf_version.empty() && in.gpu_context) {
+      era && f.os.value == "windows" && f.wsl.empty() && f.tf_version.empty() && in.gpu_context && about_gpu) {
     const auto from = Version::parse(era->value);
     const kb::TfRelease* first = nullptr;
     bool all_without = true;
@@ -178,11 +185,8 @@ void platform_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::
       out.push_back(std::move(inf));
     }
   }
-  // On macOS only a report that is about a GPU (wants one, misses one, names CUDA, cuDNN, a
-  // GPU or a CUDA library): any other failure there (NumPy, Python) is not the platform's.
-  const bool about_gpu = f.flag("gpu_wanted") || f.flag("gpu_missing") || f.flag("gpu_seen") || f.flag("pip_cuda") ||
-                         !f.gpu_names.empty() || !f.cuda_version.empty() || !f.cudnn_version.empty() ||
-                         !f.failed_libraries.empty() || !f.loaded_libraries.empty();
+  // On macOS only a report that is about a GPU (about_gpu): any other failure there (NumPy,
+  // Python) is not the platform's.
   if (f.os.value == "macos" && in.gpu_context && about_gpu) {
     // The stated release has no macOS CUDA build; with none stated, the current one has
     // none (only tensorflow_gpu 1.0-1.1 had one: less sure when the wording is TF 1.x).
