@@ -322,6 +322,22 @@ TEST(ExplainRank, TensorflowIntelInAPackageListIsWindowsFrom2_11) {
             "windows_native_gpu_unsupported_tf_ge_2_11");
 }
 
+TEST(ExplainRank, OldAndLaptopCardsNamedResolveToTheirCapability) {
+  // Kepler GeForce cards (KB rows from pci.ids and NVIDIA's legacy list): CC 3.0 is below
+  // every TensorFlow 2.x build.
+  EXPECT_EQ(top("I'm on a GTX 680 with TensorFlow 2.4 and the GPU is ignored.\n"), "compute_capability_unsupported");
+  // A laptop part, named with the words reporters add, has its namesake's capability (5.0,
+  // which 2.18's build no longer covers).
+  EXPECT_EQ(top("GTX 960M laptop, TensorFlow 2.18, GPU not detected\n"), "compute_capability_unsupported");
+  // A library that did not load is what stops TensorFlow first; the capability comes next.
+  auto r =
+      run("Windows 10, tensorflow-gpu 2.2.0, CUDA 10.1, NVIDIA GTX 960M.\n"
+          "Could not load dynamic library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found\n");
+  ASSERT_GE(r.findings.size(), 2u);
+  EXPECT_NE(r.findings.front().id, "compute_capability_unsupported");
+  EXPECT_NE(find(r, "compute_capability_unsupported"), nullptr);
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";

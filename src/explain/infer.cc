@@ -482,7 +482,10 @@ void gpu_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::vecto
     }
   }
   if (ignored) {
-    Inference inf{"compute_capability_unsupported", 0.8, "hardware.cc_below_build", {}};
+    // Where a library TensorFlow needs did not even load, that is what stops it now; the
+    // GPU's capability stops it next (listed, below the failure the log shows).
+    Inference inf{
+        "compute_capability_unsupported", needed_library_failed(f) ? 0.7 : 0.8, "hardware.cc_below_build", {}};
     inf.evidence.push_back(from_fact(fmt::format("GPU compute capability {}", ignored->first.str()), ignored->second));
     inf.evidence.push_back(from_kb(fmt::format("TensorFlow {}: {}", r->version.str(), ignored_s.detail),
                                    ignored_s.cites.empty() ? kb.cite(*r) : ignored_s.cites.front()));
@@ -1299,6 +1302,19 @@ std::vector<std::pair<kb::ComputeCapability, Fact>> stated_ccs(const LogFacts& f
     if (auto c = kb::ComputeCapability::parse(f.compute_capability.value)) ccs.emplace_back(*c, f.compute_capability);
   for (const auto& name : f.gpu_names) {
     auto found = kb.find_gpus_by_name(name.value);
+    // A laptop part has its desktop namesake's capability (the same architecture): "GTX
+    // 960M laptop", "RTX 3060 Laptop GPU", "GTX 1060 Max-Q" are looked up without those words.
+    std::string bare = to_lower(name.value);
+    for (bool cut = true; (!found || found->empty()) && cut;) {
+      cut = false;
+      for (std::string_view tail : {" laptop", " gpu", " mobile", " notebook", " max-q", " max-p"})
+        if (bare.size() > tail.size() && bare.ends_with(tail)) {
+          bare.resize(bare.size() - tail.size());
+          found = kb.find_gpus_by_name(bare);
+          cut = true;
+          break;
+        }
+    }
     if (!found || found->empty()) continue;
     auto first = found->front()->cc;
     bool same = std::all_of(found->begin(), found->end(), [&](const kb::Gpu* g) { return g->cc == first; });
