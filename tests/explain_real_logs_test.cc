@@ -121,6 +121,35 @@ TEST(ExplainRealLogs, EveryCauseLogHasItsExpectation) {
   for (const auto& name : logs) EXPECT_TRUE(fs::exists(real_logs_dir() + "/" + name + ".expect.json")) << name;
 }
 
+TEST(ExplainRealLogs, AtLogLevel2TensorflowsSilenceAboutCudaIsNoEvidence) {
+  // Real TF 2.10.1 with the mock driver and no CUDA (tests/real_logs/README.md): at level 0
+  // it names every library it could not load; at level 2 none.
+  const std::string dir = real_logs_dir() + "/log_level/";
+  const std::string level0 = testing::read_text(dir + "real_rel210_level0.tf.log");
+  const std::string level2 = testing::read_text(dir + "real_rel210_level2.tf.log");
+  ASSERT_NE(level0.find("Could not load dynamic library 'libcudart.so.11.0'"), std::string::npos);
+  ASSERT_FALSE(level2.empty());
+  EXPECT_EQ(level2.find("Could not load dynamic library"), std::string::npos);
+  auto first = [](const ExplainResult& r) {
+    return r.findings.empty() ? std::string("(none)") : r.findings.front().id;
+  };
+  auto score = [](const ExplainResult& r, std::string_view id) {
+    for (const auto& f : r.findings)
+      if (f.id == id) return f.score;
+    return 0.0;
+  };
+  const auto& sigs = testing::shipped_signatures();
+  const auto* kb = &testing::shipped_kb();
+  EXPECT_EQ(first(explain_text(level0, sigs, kb)), "cudart_missing");
+  // The level-2 log alone, with the GPU said unused: TF's silence reads as a CPU-only package.
+  const std::string unused = "The GPU (an RTX 3060) is not used.\n";
+  EXPECT_EQ(first(explain_text(level2 + unused, sigs, kb)), "wrong_package");
+  // With the setting that hid the warnings in the report, that silence is no evidence.
+  auto hidden = explain_text("os.environ['TF_CPP_MIN_LOG_LEVEL'] = '2'\n" + level2 + unused, sigs, kb);
+  EXPECT_NE(first(hidden), "wrong_package");
+  EXPECT_LT(score(hidden, "wrong_package"), 0.25);
+}
+
 TEST(ExplainRealLogs, EveryRealScenarioHasItsLog) {
   size_t real = 0;
   for (const auto& name : testing::scenario_names())
