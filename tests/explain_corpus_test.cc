@@ -84,13 +84,15 @@ using ::tfgpu::testing::ReportCase;
 // 90.9%, held-out unchanged; then (an answer below 0.7 naming fewer than three causes is
 // filled with the usual ones, as guesses below it) dev 84.9% / 91.4%, held-out 61.1% / 75.4%;
 // session 23 (works in a notebook but not as a script; CUDA said not installed) dev 85.7% /
-// 91.7%, held-out unchanged;
+// 91.7%, held-out unchanged; then (a convolution failing on the GPU) dev 86.0% / 92.3%,
+// held-out 61.9% / 76.2% (Brier 0.163, ECE 0.058: the first held-out gain of the session,
+// from a mechanism tuned on dev alone);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.85;
-constexpr double kDevTop3Floor = 0.915;
-constexpr double kHeldTop1Floor = 0.61;
-constexpr double kHeldTop3Floor = 0.75;
+constexpr double kDevTop3Floor = 0.92;
+constexpr double kHeldTop1Floor = 0.615;
+constexpr double kHeldTop3Floor = 0.76;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 

@@ -338,6 +338,18 @@ TEST(ExplainRank, OldAndLaptopCardsNamedResolveToTheirCapability) {
   EXPECT_NE(find(r, "compute_capability_unsupported"), nullptr);
 }
 
+TEST(ExplainRank, AConvolutionFailingOnTheGpuIsCudnnsMemoryOrVersion) {
+  // TF 1.x's failing-node dump of a Conv2D placed on the GPU, nothing else.
+  auto node =
+      run("[[{{node model_1/conv2d_1/convolution}} = Conv2D[T=DT_FLOAT, data_format=\"NCHW\", "
+          "use_cudnn_on_gpu=true, _device=\"/job:localhost/replica:0/task:0/device:GPU:0\"](x, kernel)]]\n");
+  ASSERT_GE(node.findings.size(), 2u);
+  EXPECT_EQ(node.findings[0].id, "gpu_memory_preallocation");
+  EXPECT_EQ(node.findings[1].id, "cudnn_version_mismatch");
+  // A model that only uses Conv2D is no failure.
+  EXPECT_EQ(find(run("model.add(Conv2D(32, (3, 3), activation='relu'))\n"), "gpu_memory_preallocation"), nullptr);
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";
