@@ -86,13 +86,14 @@ using ::tfgpu::testing::ReportCase;
 // session 23 (works in a notebook but not as a script; CUDA said not installed) dev 85.7% /
 // 91.7%, held-out unchanged; then (a convolution failing on the GPU) dev 86.0% / 92.3%,
 // held-out 61.9% / 76.2% (Brier 0.163, ECE 0.058: the first held-out gain of the session,
-// from a mechanism tuned on dev alone);
+// from a mechanism tuned on dev alone); then (a library missing in RStudio Server, not in a
+// plain R session) dev 86.3% / 92.3%, held-out 61.9% / 77.0%;
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
-constexpr double kDevTop1Floor = 0.85;
+constexpr double kDevTop1Floor = 0.86;
 constexpr double kDevTop3Floor = 0.92;
 constexpr double kHeldTop1Floor = 0.615;
-constexpr double kHeldTop3Floor = 0.76;
+constexpr double kHeldTop3Floor = 0.765;
 
 const fs::path kCorpus = fs::path(TFGPU_SOURCE_DIR) / "tests" / "explain_corpus";
 

@@ -350,6 +350,15 @@ TEST(ExplainRank, AConvolutionFailingOnTheGpuIsCudnnsMemoryOrVersion) {
   EXPECT_EQ(find(run("model.add(Conv2D(32, (3, 3), activation='relu'))\n"), "gpu_memory_preallocation"), nullptr);
 }
 
+TEST(ExplainRank, ALibraryMissingInRstudioServerButNotInAPlainRSession) {
+  // RStudio Server starts R without the shell's LD_LIBRARY_PATH (rsession-ld-library-path).
+  EXPECT_EQ(top("rstudio-server: \"libcublas.so.9.0: cannot open shared object file: No such file or directory\", "
+                "although I can run keras on GPU from bare R just fine\n"),
+            "env_path_not_set");
+  EXPECT_NE(top("RStudio shows: libcublas.so.9.0: cannot open shared object file: No such file or directory\n"),
+            "env_path_not_set");
+}
+
 TEST(ExplainRank, NvidiasTensorflow115BuildIsNotThePlainCpuPackage) {
   // Plain `tensorflow` 1.x is CPU-only; NVIDIA's nvidia-tensorflow 1.15 is a CUDA build.
   const std::string plain = "TensorFlow 1.15 is not using the GPU (an RTX 3070).\n";
