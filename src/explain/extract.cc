@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cstring>
 
 #include "util/strings.h"
@@ -819,6 +820,12 @@ void extract_cuda_path(std::string_view lower, int n, LogFacts& facts) {
   }
 }
 
+// The line is commented out before `at` (`# ...`, `// ...`): a setting shown, not made.
+bool commented_out_before(std::string_view lower, size_t at) {
+  const size_t first = lower.find_first_not_of(" \t");
+  return first < at && (lower[first] == '#' || lower.substr(first, 2) == "//");
+}
+
 // CUDA_VISIBLE_DEVICES given a value: a shell's `CUDA_VISIBLE_DEVICES=0`, `%env ...=-1`, a
 // YAML/ini `CUDA_VISIBLE_DEVICES: 0`, Python's `os.environ['CUDA_VISIBLE_DEVICES'] = '-1'`
 // or `os.environ.setdefault("CUDA_VISIBLE_DEVICES", "")`. Only a literal: `=$GPU` and
@@ -826,8 +833,7 @@ void extract_cuda_path(std::string_view lower, int n, LogFacts& facts) {
 void extract_visible_devices(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
   size_t p = lower.find("cuda_visible_devices");
   if (p == std::string_view::npos) return;
-  size_t first = lower.find_first_not_of(" \t");
-  if (first < p && (lower[first] == '#' || lower.substr(first, 2) == "//")) return;
+  if (commented_out_before(lower, p)) return;
   size_t i = p + 20;
   // Python's key is quoted: the closing quote (and `]`) come before `=`, or `,` in setdefault.
   bool python = false;
@@ -865,8 +871,7 @@ void extract_log_level(std::string_view lower, int n, LogFacts& facts) {
   constexpr std::string_view kName = "tf_cpp_min_log_level";
   size_t p = lower.find(kName);
   if (p == std::string_view::npos) return;
-  size_t first = lower.find_first_not_of(" \t");
-  if (first != std::string_view::npos && first < p && (lower[first] == '#' || lower.substr(first, 2) == "//")) return;
+  if (commented_out_before(lower, p)) return;
   size_t i = p + kName.size();
   bool assigned = false;
   while (i < lower.size() && (is_space(lower[i]) || lower[i] == '\'' || lower[i] == '"' || lower[i] == ']' ||
@@ -884,36 +889,24 @@ void extract_log_level(std::string_view lower, int n, LogFacts& facts) {
 std::optional<double> human_size_mib(std::string_view lower, size_t& i) {
   size_t b = i;
   while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
+  double value = 0;
   if (i == b || i - b > 12) return std::nullopt;
-  double value = 0, scale = 1;
-  bool frac = false;
-  for (size_t k = b; k < i; ++k) {
-    if (lower[k] == '.') {
-      if (frac) return std::nullopt;
-      frac = true;
-      continue;
-    }
-    if (frac) {
-      scale /= 10;
-      value += (lower[k] - '0') * scale;
-    } else {
-      value = value * 10 + (lower[k] - '0');
-    }
-  }
-  std::string_view unit = lower.substr(i, 3);
-  double mib = 0;
+  auto [end, ec] = std::from_chars(lower.data() + b, lower.data() + i, value, std::chars_format::fixed);
+  if (ec != std::errc() || end != lower.data() + i) return std::nullopt;  // "1.2.3GiB"
+  double scale = 0;
+  const std::string_view unit = lower.substr(i, 3);
   if (unit == "kib")
-    mib = value / 1024;
+    scale = 1.0 / 1024;
   else if (unit == "mib")
-    mib = value;
+    scale = 1;
   else if (unit == "gib")
-    mib = value * 1024;
+    scale = 1024;
   else if (unit == "tib")
-    mib = value * 1024 * 1024;
+    scale = 1024.0 * 1024;
   else
     return std::nullopt;
   i += 3;
-  return mib;
+  return value * scale;
 }
 
 void set_mib(LogFacts& facts, std::string_view key, double mib, int n) {
@@ -945,7 +938,7 @@ void extract_memory_figures(std::string_view lower, int n, LogFacts& facts) {
   while (i < lower.size() && is_digit(lower[i])) ++i;
   if (i == b || i - b > 9 || lower.substr(i, 10) != " mb memory") return;
   long long mb = 0;
-  for (size_t k = b; k < i; ++k) mb = mb * 10 + (lower[k] - '0');
+  std::from_chars(lower.data() + b, lower.data() + i, mb);
   set_mib(facts, "gpu_memory_tf_limit_mib", static_cast<double>(mb), n);
 }
 

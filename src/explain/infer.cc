@@ -1376,11 +1376,8 @@ void held_memory_rule(const InferenceInput& in, std::vector<Inference>& out) {
     free = std::strtod(limit_f->value.c_str(), nullptr) + std::max(1536.0, 0.06 * total);
   }
   if (total < kHeldMinTotalMib || free < 0 || free >= kHeldFreeFraction * total) return;
-  auto said = [&](std::string_view id) {
-    auto it = in.signature_scores.find(std::string(id));
-    return it != in.signature_scores.end() && it->second > 0;
-  };
-  const bool failed = said("oom") || said("gpu_memory_preallocation");
+  const bool failed =
+      score_of(in.signature_scores, "oom") > 0 || score_of(in.signature_scores, "gpu_memory_preallocation") > 0;
   Inference inf{"gpu_memory_preallocation", failed ? 0.85 : 0.4, "memory.held_by_another_process_at_start", {}};
   const Fact& at = free_f ? *free_f : *limit_f;
   inf.evidence.push_back(from_fact(
