@@ -1215,5 +1215,25 @@ TEST(ExplainRank, AnotherVersionOfTheMissingFileIsAMismatch) {
   EXPECT_NE(top("It cannot find libcudart.so.10.0 and I have no libcudart.so.10.1 either\n"), "cuda_version_mismatch");
 }
 
+// The Windows installer's toolkit folder on PATH names the CUDA installed, as a Linux
+// /usr/local/cuda-X.Y path does: another one than the DLL TensorFlow asks for is a mismatch.
+TEST(ExplainRank, TheWindowsToolkitFolderOnPathNamesTheInstalledCuda) {
+  const std::string dll =
+      "2020-09-01 10:00:00.000000: W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load "
+      "dynamic library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found\n";
+  EXPECT_EQ(top("tensorflow-gpu 2.3 on Windows 10. PATH has C:\\Program Files\\NVIDIA GPU Computing "
+                "Toolkit\\CUDA\\v11.0\\bin\n" +
+                dll),
+            "cuda_version_mismatch");
+  // Without the folder nothing says which CUDA is there.
+  EXPECT_NE(top("tensorflow-gpu 2.3 on Windows 10.\n" + dll), "cuda_version_mismatch");
+  // TensorFlow 1.x's import check naming the folder it needs states no toolkit.
+  auto f =
+      run("ImportError: Could not find 'cudart64_90.dll'. Download and install CUDA 9.0 from this URL: "
+          "https://developer.nvidia.com/cuda-90-download-archive C:\\Program Files\\NVIDIA GPU Computing "
+          "Toolkit\\CUDA\\v9.0\\bin\n");
+  EXPECT_TRUE(f.facts.cuda_version.empty()) << f.facts.cuda_version.value;
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

@@ -814,6 +814,13 @@ void extract_cuda_path(std::string_view lower, int n, LogFacts& facts) {
       if (v && path_end && version_sane(VersionOf::kCuda, *v) && facts.cuda_path_versions.size() < 16) {
         auto key = Version::parse(*v)->truncated(2).str();
         facts.cuda_path_versions.emplace(key, Fact{key, n});
+        // The Windows installer's folder ("...\NVIDIA GPU Computing Toolkit\CUDA\v11.0\bin")
+        // names the toolkit installed there, as "/usr/local/cuda-11.0" does on Linux (which
+        // the prose extractor reads through the keyword "cuda").
+        if (kw != "cuda-" && !tf_names_what_it_needs(lower)) {
+          note_cuda_stated(facts, key);
+          set_fact(facts.cuda_version, key, n);
+        }
       }
       pos = i;
     }
