@@ -453,5 +453,36 @@ TEST(ExplainExtract, CondaVirtualCudaPackageIsTheDriversNotAToolkit) {
   EXPECT_EQ(f.driver_cuda_version.value, "11.1");
 }
 
+// The outputs reporters paste from the usual checks, as those tools print them.
+TEST(ExplainExtract, TheUsualChecksOutputsNameTheVersions) {
+  // cuDNN's header grepped for its version: the major, and the minor on the next line.
+  auto header = facts_of(
+      "$ cat /usr/local/cuda/include/cudnn_version.h | grep CUDNN_MAJOR -A 2\n"
+      "#define CUDNN_MAJOR 8\n#define CUDNN_MINOR 6\n#define CUDNN_PATCHLEVEL 0\n");
+  EXPECT_EQ(header.cudnn_version.value, "8.6");
+  EXPECT_EQ(facts_of("#define CUDNN_MAJOR 7\n").cudnn_version.value, "7");
+  // A minor not right after its major says nothing more.
+  EXPECT_EQ(facts_of("#define CUDNN_MAJOR 8\n\n#define CUDNN_MINOR 6\n").cudnn_version.value, "8");
+  // Debian's cuDNN packages: dpkg -l, apt's pinned install, the .deb file.
+  auto dpkg = facts_of("ii  libcudnn8   8.6.0.163-1+cuda11.8   amd64   cuDNN runtime libraries\n");
+  EXPECT_EQ(dpkg.cudnn_version.value, "8.6.0.163");
+  EXPECT_EQ(dpkg.cuda_version.value, "11.8");
+  EXPECT_EQ(facts_of("sudo dpkg -i libcudnn7_7.0.5.15-1+cuda9.0_amd64.deb\n").cudnn_version.value, "7.0.5.15");
+  EXPECT_EQ(facts_of("apt install libcudnn8=8.1.0.77-1+cuda11.2\n").cudnn_version.value, "8.1.0.77");
+  // A package's own version must be of its major.
+  EXPECT_NE(facts_of("ii  libcudnn8   7.6.5.32-1+cuda10.2   amd64\n").cudnn_version.value, "7.6.5.32");
+  // TensorFlow's version printed by a one-line script, alone or with the GPU list.
+  auto one_liner = facts_of(
+      "$ python -c \"import tensorflow as tf; print(tf.__version__); print(tf.config.list_physical_devices('GPU'))\"\n"
+      "2.15.0\n[]\n");
+  EXPECT_EQ(one_liner.tf_version.value, "2.15.0");
+  EXPECT_FALSE(one_liner.gpu_list_empty.empty());
+  auto together = facts_of(">>> print(tf.__version__, tf.config.list_physical_devices('GPU'))\n2.16.1 []\n");
+  EXPECT_EQ(together.tf_version.value, "2.16.1");
+  EXPECT_EQ(together.gpu_list_empty.line, 2);
+  // A script that prints it but whose next line is code names nothing.
+  EXPECT_TRUE(facts_of("print(tf.__version__)\nmodel = build()\n").tf_version.empty());
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

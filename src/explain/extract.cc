@@ -159,8 +159,9 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
       set_fact(facts.tf_version, *v, n, true, &facts.tf_version_labelled);
       return;
     }
-    // Nothing after it on this line: the interpreter answers on the next one.
-    if (trim(lower.substr(p + kw.size())).find_first_not_of(")") == std::string_view::npos) facts.tf_version_asked_line = n;
+    // No answer on this line (">>> tf.__version__", `python -c "...; print(tf.__version__); ..."`):
+    // the interpreter's, if any, is the next line, which then holds only a version.
+    facts.tf_version_asked_line = n;
   }
   // "libtensorflow": the C library's archives carry the release ("libtensorflow-gpu-windows-x86_64-2.11.0.zip").
   for (std::string_view kw : {"tensorflow", "tensor flow", "tf", "libtensorflow"}) {
@@ -398,6 +399,46 @@ void extract_cudnn(std::string_view lower, int n, LogFacts& facts) {
       if (compiled) set_fact(facts.cudnn_compiled, *compiled, n);
     }
     return;
+  }
+  // cuDNN's header, as reporters grep it ("cat cudnn_version.h | grep CUDNN_MAJOR -A 2"):
+  // "#define CUDNN_MAJOR 8" states the major, "#define CUDNN_MINOR 6" on the next line
+  // its minor.
+  for (std::string_view part : {"cudnn_major", "cudnn_minor"}) {
+    const size_t d = lower.find("#define");
+    const size_t k = lower.find(part);
+    if (d == std::string_view::npos || k == std::string_view::npos || k < d) continue;
+    size_t i = k + part.size();
+    while (i < lower.size() && is_space(lower[i])) ++i;
+    const size_t b = i;
+    while (i < lower.size() && is_digit(lower[i]) && i - b < 3) ++i;
+    if (i == b || (i < lower.size() && !is_space(lower[i]))) return;
+    const std::string num(lower.substr(b, i - b));
+    if (part == "cudnn_major") {
+      if (version_sane(VersionOf::kCudnn, num + ".0")) set_fact(facts.cudnn_version, num, n);
+    } else if (facts.cudnn_version.line == n - 1 && facts.cudnn_version.value.find('.') == std::string::npos) {
+      facts.cudnn_version.value += "." + num;  // the major read on the line before
+    }
+    return;
+  }
+  // Debian packages name the major and carry the full version: dpkg -l's "libcudnn8
+  // 8.6.0.163-1+cuda11.8", apt's "libcudnn8=8.1.0.77-1+cuda11.2", the file
+  // "libcudnn7_7.0.5.15-1+cuda9.0_amd64.deb" (not "libcudnn7-dev", the headers).
+  for (size_t a = lower.find("libcudnn"); a != std::string_view::npos; a = lower.find("libcudnn", a + 8)) {
+    size_t i = a + 8;
+    const size_t mb = i;
+    while (i < lower.size() && is_digit(lower[i])) ++i;
+    if (i == mb || i - mb > 2) continue;
+    const std::string_view major = lower.substr(mb, i - mb);
+    if (i >= lower.size() || !(lower[i] == '_' || lower[i] == '=' || is_space(lower[i]))) continue;
+    while (i < lower.size() && (lower[i] == '_' || lower[i] == '=' || is_space(lower[i]))) ++i;
+    size_t e = i;
+    while (e < lower.size() && (is_digit(lower[e]) || lower[e] == '.')) ++e;
+    auto v = as_version(lower.substr(i, e - i));
+    if (v && e < lower.size() && lower[e] == '-' && v->starts_with(std::string(major) + ".") &&
+        version_sane(VersionOf::kCudnn, *v)) {
+      set_fact(facts.cudnn_version, *v, n);
+      return;
+    }
   }
   // NVIDIA's archive names put the CUDA version first and cuDNN's own after "-v":
   // "cudnn-9.0-windows10-x64-v7.3.0.29.zip", "cudnn-11.2-linux-x64-v8.1.1.33.tgz".
@@ -986,6 +1027,9 @@ void extract_empty_list(std::string_view lower, int n, LogFacts& facts) {
   if (t == "[]" || t == "[ ]" || ends_with(t, ": []") || ends_with(t, "= []") || ends_with(t, "gpu []") ||
       ends_with(t, ": [ ]"))
     set_fact(facts.gpu_list_empty, "yes", n);
+  // `print(tf.__version__, tf.config.list_physical_devices('GPU'))` answers "2.16.1 []".
+  if (ends_with(t, " []") && as_version(trim(t.substr(0, t.size() - 3))).has_value())
+    set_fact(facts.gpu_list_empty, "yes", n);
   // tf.test.gpu_device_name() answering an empty string: no GPU device.
   if ((t == "''" || t == "\"\"") && facts.flag("gpu_device_name_call")) set_fact(facts.gpu_list_empty, "yes", n);
   // A GPU-listing call and its answer told in the same sentence, whatever the verb:
@@ -1032,6 +1076,10 @@ void extract_device_list(std::string_view lower, int n, LogFacts& facts) {
 void read_asked_tf_version(std::string_view line, int line_no, LogFacts& facts) {
   std::string_view t = trim(line.substr(0, 64));
   if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') && t.back() == t.front()) t = t.substr(1, t.size() - 2);
+  // `print(tf.__version__, tf.config.list_physical_devices('GPU'))` answers "2.16.1 []" or
+  // "2.16.1 [PhysicalDevice(...)]": the version is the first field.
+  if (size_t sp = t.find(' '); sp != std::string_view::npos && sp + 1 < t.size() && t[sp + 1] == '[')
+    t = t.substr(0, sp);
   if (t.empty() || t.size() > 24) return;
   size_t i = 0;
   while (i < t.size() && (is_digit(t[i]) || t[i] == '.')) ++i;
