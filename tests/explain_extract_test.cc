@@ -484,5 +484,29 @@ TEST(ExplainExtract, TheUsualChecksOutputsNameTheVersions) {
   EXPECT_TRUE(facts_of("print(tf.__version__)\nmodel = build()\n").tf_version.empty());
 }
 
+// `pip show tensorflow` and Windows' `where <dll>` answer on the line after the question.
+TEST(ExplainExtract, PipShowAndWhereAnswerOnTheNextLine) {
+  auto show = facts_of("$ pip show tensorflow-gpu\nName: tensorflow-gpu\nVersion: 1.15.4\nSummary: TensorFlow\n");
+  EXPECT_EQ(show.tf_version.value, "1.15.4");
+  EXPECT_EQ(show.tf_version.line, 3);
+  // Another package's version is not TensorFlow's.
+  EXPECT_TRUE(facts_of("Name: numpy\nVersion: 1.26.4\n").tf_version.empty());
+  EXPECT_TRUE(facts_of("Name: tensorflow-estimator\nVersion: 2.10.0\n").tf_version.empty());
+
+  auto missing = facts_of(
+      "C:\\Users\\me> where cudart64_110.dll\n"
+      "INFO: Could not find files for the given pattern(s).\n");
+  ASSERT_EQ(missing.failed_libraries.size(), 1u);
+  EXPECT_EQ(missing.failed_libraries[0].name, "cudart64_110.dll");
+  EXPECT_EQ(missing.failed_libraries[0].line, 2);
+  auto found = facts_of("where cudnn64_8.dll\nC:\\tools\\cuda\\bin\\cudnn64_8.dll\n");
+  EXPECT_TRUE(found.failed_libraries.empty());
+  ASSERT_EQ(found.present_libraries.size(), 1u);
+  EXPECT_EQ(found.present_libraries[0].name, "cudnn64_8.dll");
+  // Prose with "where" names no question.
+  EXPECT_TRUE(facts_of("I don't know where cudart64_110.dll is\nINFO: Could not find files for the given pattern(s).\n")
+                  .failed_libraries.empty());
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

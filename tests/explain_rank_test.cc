@@ -1235,5 +1235,19 @@ TEST(ExplainRank, TheWindowsToolkitFolderOnPathNamesTheInstalledCuda) {
   EXPECT_TRUE(f.facts.cuda_version.empty()) << f.facts.cuda_version.value;
 }
 
+// Windows' `where` finding the DLL on no PATH folder is the loader's view too.
+TEST(ExplainRank, WhereFindingNoCudaDllIsTheMissingLibrary) {
+  EXPECT_EQ(top("C:\\> where cudart64_110.dll\nINFO: Could not find files for the given pattern(s).\n"
+                "tensorflow 2.10 does not see my GPU\n"),
+            "cudart_missing");
+  EXPECT_EQ(top("C:\\> where cudnn64_8.dll\nINFO: Could not find files for the given pattern(s).\n"
+                "tensorflow 2.10 does not see my GPU\n"),
+            "cudnn_missing");
+  // With another CUDA stated as installed, the file's version says more.
+  EXPECT_EQ(top("CUDA 12.1 installed\nC:\\> where cudart64_110.dll\n"
+                "INFO: Could not find files for the given pattern(s).\ntensorflow 2.10 does not see my GPU\n"),
+            "cuda_version_mismatch");
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

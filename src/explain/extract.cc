@@ -163,6 +163,17 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
     // the interpreter's, if any, is the next line, which then holds only a version.
     facts.tf_version_asked_line = n;
   }
+  // `pip show tensorflow` prints "Name: tensorflow" and the version on the next line
+  // ("Version: 2.10.0").
+  if (std::string_view t = trim(lower); starts_with(t, "name:")) {
+    const std::string_view name = trim(t.substr(5));
+    for (std::string_view dist : {"tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel",
+                                  "tensorflow-macos", "tf-nightly", "tf-nightly-gpu"})
+      if (name == dist) {
+        facts.tf_version_asked_line = n;
+        return;
+      }
+  }
   // "libtensorflow": the C library's archives carry the release ("libtensorflow-gpu-windows-x86_64-2.11.0.zip").
   for (std::string_view kw : {"tensorflow", "tensor flow", "tf", "libtensorflow"}) {
     for_each_keyword(lower, kw, [&](size_t end) {
@@ -665,6 +676,19 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
 void extract_library_present(std::string_view line, std::string_view lower, int n, LogFacts& facts);
 
 void extract_library(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
+  // Windows' `where cudart64_110.dll` (after a prompt, "C:\\> where ..."): the answer is
+  // the next line.
+  if (size_t w = lower.find("where ");
+      w != std::string_view::npos && (w == 0 || lower[w - 1] == ' ' || lower[w - 1] == '>')) {
+    const std::string_view before = trim(lower.substr(0, w));
+    const std::string_view asked = trim(line.substr(w + 6));
+    if ((before.empty() || before.back() == '>' || before == "$") && is_library_file_name(asked) &&
+        asked.find_first_of(" \t/\\") == std::string_view::npos && asked.size() <= 64) {
+      facts.where_file = std::string(asked);
+      facts.where_line = n;
+      return;
+    }
+  }
   extract_library_mentions(line, lower, n, facts);
   extract_library_present(line, lower, n, facts);
 }
@@ -1075,6 +1099,8 @@ void extract_device_list(std::string_view lower, int n, LogFacts& facts) {
 
 void read_asked_tf_version(std::string_view line, int line_no, LogFacts& facts) {
   std::string_view t = trim(line.substr(0, 64));
+  // pip show's field after "Name: tensorflow".
+  if (t.size() > 8 && to_lower(t.substr(0, 8)) == "version:") t = trim(t.substr(8));
   if (t.size() >= 2 && (t.front() == '\'' || t.front() == '"') && t.back() == t.front()) t = t.substr(1, t.size() - 2);
   // `print(tf.__version__, tf.config.list_physical_devices('GPU'))` answers "2.16.1 []" or
   // "2.16.1 [PhysicalDevice(...)]": the version is the first field.
@@ -1088,6 +1114,14 @@ void read_asked_tf_version(std::string_view line, int line_no, LogFacts& facts) 
     if (!is_alnum(t[k]) && t[k] != '-' && t[k] != '+' && t[k] != '.') return;
   if (auto v = as_version(t.substr(0, i)); v && version_sane(VersionOf::kTensorflow, *v))
     set_fact(facts.tf_version, *v, line_no, true, &facts.tf_version_labelled);
+}
+
+void read_where_answer(std::string_view line, int line_no, LogFacts& facts) {
+  const std::string lower = to_lower(line.substr(0, 256));
+  if (lower.find("could not find files for the given pattern") != std::string::npos)
+    add_library(facts.failed_libraries, facts.where_file, "where: on no folder of PATH", line_no);
+  else if (ends_with(trim(lower), to_lower(facts.where_file)))
+    add_library(facts.present_libraries, facts.where_file, std::string(trim(line.substr(0, 256))), line_no);
 }
 
 std::optional<std::string> version_after(std::string_view line, size_t pos, VersionOf what, bool* labelled) {

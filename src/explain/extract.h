@@ -57,6 +57,11 @@ void run_extractor(Extractor which, std::string_view line, std::string_view lowe
 // answer, "'2.16.1'" or "2.16.1", is TensorFlow's version.
 void read_asked_tf_version(std::string_view line, int line_no, LogFacts& facts);
 
+// The line right after Windows' `where <file>` (facts.where_line): "INFO: Could not find
+// files for the given pattern(s)." says the file is on no PATH folder; a path ending in it
+// says where it is.
+void read_where_answer(std::string_view line, int line_no, LogFacts& facts);
+
 // Words allowed between a keyword and its version ("TensorFlow version (use command
 // below): 2.7.0"); anything else means the number is not this keyword's version.
 enum class VersionOf { kTensorflow, kPython, kCuda, kCudnn, kDriver };

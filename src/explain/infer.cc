@@ -1045,6 +1045,17 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
     inf.evidence.push_back(from_fact("WSL2", f.wsl));
     out.push_back(std::move(inf));
   }
+  // Windows' `where` found a CUDA / cuDNN DLL on no PATH folder: the loader, which searches
+  // the same folders, cannot find it either (the version question is the stated-CUDA rules').
+  for (const auto& l : f.failed_libraries) {
+    if (!l.detail.starts_with("where:")) continue;
+    const bool cudnn = l.component == "cudnn";
+    if (!cudnn && !is_cuda_component(l.component)) continue;
+    Inference inf{cudnn ? "cudnn_missing" : "cudart_missing", 0.55, "runtime.where_finds_no_dll", {}};
+    inf.evidence.push_back(
+        from_fact(fmt::format("`where {}` finds it in no folder of PATH", l.name), Fact{l.name, l.line}));
+    out.push_back(std::move(inf));
+  }
 }
 
 // The stated release opens the runtime file of the CUDA the report states (TF 2.9 and CUDA

@@ -49,6 +49,8 @@ struct LogFacts {
   Fact tf_version;            // "2.12.0"
   bool tf_version_labelled = false;  // from "TensorFlow version: ..." rather than prose
   int tf_version_asked_line = 0;     // ">>> tf.__version__" with the answer on the next line
+  std::string where_file;            // Windows `where cudart64_110.dll`: the file asked for,
+  int where_line = 0;                // answered on the next line
   Fact tfjs_node_version;     // TensorFlow.js's Node.js binding, "2.0.1" (tfjs-node / tfjs-node-gpu)
   Fact tf_from_tfjs_node;     // set when tf_version is the libtensorflow that binding downloads
   Fact python_version;        // "3.10.10"

@@ -263,6 +263,10 @@ struct Scanner::Impl {
       read_asked_tf_version(prefix, static_cast<int>(line_no), result.facts);
       result.facts.tf_version_asked_line = 0;
     }
+    if (result.facts.where_line > 0 && static_cast<uint64_t>(result.facts.where_line) + 1 == line_no) {
+      read_where_answer(prefix, static_cast<int>(line_no), result.facts);
+      result.facts.where_line = 0;
+    }
     if (!line_lits.empty()) {
       const int line = static_cast<int>(std::min<uint64_t>(line_no, INT32_MAX));
       uint32_t extractor_mask = 0;
