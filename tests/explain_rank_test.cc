@@ -1249,5 +1249,22 @@ TEST(ExplainRank, WhereFindingNoCudaDllIsTheMissingLibrary) {
             "cuda_version_mismatch");
 }
 
+// TensorFlow prints "Possibly insufficient driver version" on every cuDNN start that fails
+// with CUDNN_STATUS_NOT_INITIALIZED, whatever the driver: it names the driver for the KB to
+// judge, it does not show it too old.
+TEST(ExplainRank, PossiblyInsufficientDriverIsJudgedAgainstTheReleasesCuda) {
+  const std::string handle =
+      "E tensorflow/stream_executor/cuda/cuda_dnn.cc:336] Could not create cudnn handle: CUDNN_STATUS_NOT_INITIALIZED\n"
+      "E tensorflow/stream_executor/cuda/cuda_dnn.cc:340] Possibly insufficient driver version: ";
+  // TF 2.5 is built with CUDA 11.2, which runs on 450.80.02 and later (minor-version compatibility).
+  EXPECT_NE(top("tensorflow 2.5\n" + handle + "450.80.2\n"), "driver_too_old");
+  // Below what CUDA 11.2 needs: too old.
+  EXPECT_EQ(top("tensorflow 2.5\n" + handle + "418.87.0\n"), "driver_too_old");
+  // The runtime's own "insufficient" is not refuted by a stated version.
+  EXPECT_EQ(top("tensorflow 2.5\n" + handle +
+                "450.80.2\nInternalError: CUDA driver version is insufficient for CUDA runtime version\n"),
+            "driver_too_old");
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

@@ -529,7 +529,25 @@ void driver_rules(const InferenceInput& in, const kb::KnowledgeBase& kb, std::ve
   // WSL2's nvidia-smi shows the Windows driver number.
   Platform p = (f.os.value == "windows" || !f.wsl.empty()) ? Platform::kWindows : Platform::kLinux;
   auto req = kb.min_driver(*cuda, p, kb::DriverPolicy::kMinorVersionCompat);
-  if (!req || !(*driver < req->min_driver)) return;
+  if (!req) return;
+  if (!(*driver < req->min_driver)) {
+    // TensorFlow prints "Possibly insufficient driver version: <version>" on every cuDNN
+    // start that fails with CUDNN_STATUS_NOT_INITIALIZED (cuda_dnn.cc), whatever the
+    // version: a driver the release's CUDA accepts is not why. Not for conda's builds,
+    // whose CUDA may not be the pip release's, nor against the runtime's own "driver
+    // version is insufficient".
+    if (has(in, "cudnn_insufficient_driver") && !has(in, "driver_insufficient") &&
+        !has(in, "unsupported_ptx_version") && !has(in, "container_cuda_requirement_unsatisfied") && !f.flag("conda")) {
+      Inference inf{"driver_too_old", 1.0, "driver.meets_what_the_cuda_needs", {}};
+      inf.refutes = true;
+      inf.evidence.push_back(from_fact(fmt::format("driver {} stated", f.driver_version.value), f.driver_version));
+      inf.evidence.push_back(
+          from_kb(fmt::format("{}; CUDA {} needs driver >= {}", why, cuda->str(), req->min_driver.str()),
+                  req->cites.empty() ? kb::Citation{"cuda", {}, true} : req->cites.front()));
+      out.push_back(std::move(inf));
+    }
+    return;
+  }
   Inference inf{"driver_too_old", 0.85, "driver.older_than_cuda_needs", {}};
   inf.evidence.push_back(from_fact(fmt::format("driver {} stated", f.driver_version.value), f.driver_version));
   inf.evidence.push_back({why, "log", f.tf_version.line ? f.tf_version.line : f.cuda_version.line});
