@@ -1266,5 +1266,23 @@ TEST(ExplainRank, PossiblyInsufficientDriverIsJudgedAgainstTheReleasesCuda) {
             "driver_too_old");
 }
 
+// TF 2.x prints the device's memory when cuDNN cannot start: none left is the up-front
+// reservation; plenty left rules memory out.
+TEST(ExplainRank, TheMemoryPrintedWhenCudnnFailsSaysWhetherMemoryIsWhy) {
+  const std::string handle =
+      "E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:535] Could not create cudnn handle: "
+      "CUDNN_STATUS_INTERNAL_ERROR\nE external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:539] Memory usage: ";
+  auto none = run(handle + "1245184 bytes free, 8589410304 bytes total.\n");
+  ASSERT_FALSE(none.findings.empty());
+  EXPECT_EQ(none.findings.front().id, "gpu_memory_preallocation");
+  EXPECT_GE(none.findings.front().score, 0.8);
+  const Finding* plenty =
+      find(run(handle + "7245184000 bytes free, 8589410304 bytes total.\n"), "gpu_memory_preallocation");
+  ASSERT_NE(plenty, nullptr);
+  EXPECT_LT(plenty->score, 0.4);
+  // Not a figure: nothing read.
+  EXPECT_EQ(run(handle + "unknown\n").facts.flags.count("gpu_memory_free_at_cudnn_failure_mib"), 0u);
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

@@ -1000,6 +1000,27 @@ void extract_memory_figures(std::string_view lower, int n, LogFacts& facts) {
   after("totalmemory:", "gpu_memory_total_mib");
   after("devicememorysize:", "gpu_memory_total_mib");
   after("freememory:", "gpu_memory_free_mib");
+  // When cuDNN cannot start, TF 2.x's cuda_dnn.cc prints the device's memory right after
+  // "Could not create cudnn handle": "Memory usage: 1245184 bytes free, 8589410304 bytes
+  // total." (cuMemGetInfo at that moment, TensorFlow's own reservation included).
+  if (size_t p = lower.find("memory usage: "); p != std::string_view::npos) {
+    size_t i = p + 14;
+    auto bytes = [&](std::string_view unit) -> std::optional<double> {
+      const size_t b = i;
+      while (i < lower.size() && is_digit(lower[i])) ++i;
+      if (i == b || i - b > 16 || lower.substr(i, unit.size()) != unit) return std::nullopt;
+      long long v = 0;
+      std::from_chars(lower.data() + b, lower.data() + i, v);
+      i += unit.size();
+      return static_cast<double>(v) / (1024.0 * 1024.0);
+    };
+    auto free = bytes(" bytes free, ");
+    auto total = free ? bytes(" bytes total") : std::nullopt;
+    if (free && total && *total > 0) {
+      set_mib(facts, "gpu_memory_free_at_cudnn_failure_mib", *free, n);
+      set_mib(facts, "gpu_memory_total_at_cudnn_failure_mib", *total, n);
+    }
+  }
   // "Created device /job:localhost/replica:0/task:0/device:GPU:0 with 6955 MB memory"
   // (1.x: "Creating TensorFlow device (/job:localhost/.../device:GPU:0 with 10764 MB memory)")
   size_t c = lower.find("creat");
@@ -1487,7 +1508,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kContainerPrompt, {"@"}},
       {Extractor::kLogLevel, {"tf_cpp_min_log_level"}},
       {Extractor::kNotebookScript, {"jupyter", "notebook", "ipynb"}},
-      {Extractor::kMemoryFigures, {"freememory:", "devicememorysize:", " mb memory"}},
+      {Extractor::kMemoryFigures, {"freememory:", "devicememorysize:", " mb memory", "bytes free"}},
   };
   // clang-format on
   return kTable;

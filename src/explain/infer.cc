@@ -1417,6 +1417,31 @@ void held_memory_rule(const InferenceInput& in, std::vector<Inference>& out) {
   out.push_back(std::move(inf));
 }
 
+// cuDNN could not start and TF printed the device's memory at that moment (cuda_dnn.cc,
+// TF 2.x): with under a tenth of it free, cuDNN had no room for its workspace, which
+// TensorFlow's own up-front reservation (or another process) took; with over a third free,
+// memory is not why it failed.
+void memory_at_cudnn_failure_rule(const InferenceInput& in, std::vector<Inference>& out) {
+  const Fact* free_f = in.facts.flag_fact("gpu_memory_free_at_cudnn_failure_mib");
+  const Fact* total_f = in.facts.flag_fact("gpu_memory_total_at_cudnn_failure_mib");
+  if (!free_f || !total_f) return;
+  const double free = std::strtod(free_f->value.c_str(), nullptr);
+  const double total = std::strtod(total_f->value.c_str(), nullptr);
+  if (total <= 0) return;
+  const std::string said =
+      fmt::format("when cuDNN failed to start, {:.2f} GiB of the GPU's {:.1f} GiB was free", free / 1024, total / 1024);
+  if (free < 0.1 * total) {
+    Inference inf{"gpu_memory_preallocation", 0.8, "memory.none_left_for_cudnn", {}};
+    inf.evidence.push_back(from_fact(said, *free_f));
+    out.push_back(std::move(inf));
+  } else if (free > kHeldFreeFraction * total) {
+    Inference inf{"gpu_memory_preallocation", 0.8, "memory.room_left_for_cudnn", {}};
+    inf.refutes = true;
+    inf.evidence.push_back(from_fact(said, *free_f));
+    out.push_back(std::move(inf));
+  }
+}
+
 // The reporter says TensorFlow takes all of the GPU's memory (extract_memory_prose): TF maps
 // nearly all memory of every visible GPU at start unless told otherwise.
 void memory_rules(const InferenceInput& in, std::vector<Inference>& out) {
@@ -1426,6 +1451,7 @@ void memory_rules(const InferenceInput& in, std::vector<Inference>& out) {
     out.push_back(std::move(inf));
   }
   held_memory_rule(in, out);
+  memory_at_cudnn_failure_rule(in, out);
   // Works in a notebook, fails as a script: the notebook's kernel, still running, holds the
   // memory its TensorFlow mapped at start (nearly all of every visible GPU's). Not when a
   // library or TensorFlow's import failed: then the script runs in another environment.
