@@ -508,5 +508,41 @@ TEST(ExplainExtract, PipShowAndWhereAnswerOnTheNextLine) {
                   .failed_libraries.empty());
 }
 
+// Rows of pip list / conda list / pip freeze name each TensorFlow distribution installed.
+TEST(ExplainExtract, PackageListRowsNameTheTensorflowDistributions) {
+  auto f = facts_of(
+      "Package            Version\n------------------ -------\n"
+      "tensorflow         2.10.0\ntensorflow-intel   2.11.0\ntensorflow-estimator 2.10.0\n");
+  ASSERT_TRUE(f.flags.count("tf_dist:tensorflow"));
+  EXPECT_EQ(f.flags.at("tf_dist:tensorflow").value, "2.10.0");
+  EXPECT_EQ(f.flags.at("tf_dist:tensorflow-intel").value, "2.11.0");
+  EXPECT_FALSE(f.flags.count("tf_dist:tensorflow-estimator"));
+  EXPECT_TRUE(f.flag("plain_tf_installed"));
+  auto conda = facts_of(
+      "tensorflow-gpu            1.5.0                         0\n"
+      "tensorflow                1.14.0          mkl_py36h2526735_0\n");
+  EXPECT_EQ(conda.flags.at("tf_dist:tensorflow-gpu").value, "1.5.0");
+  EXPECT_EQ(conda.flags.at("tf_dist:tensorflow").value, "1.14.0");
+  EXPECT_EQ(facts_of("tensorflow-gpu==2.4.0\n").flags.at("tf_dist:tensorflow-gpu").value, "2.4.0");
+  // Sentences are no rows.
+  EXPECT_FALSE(facts_of("TensorFlow 2.3.1 (the prebuilt C library) crashes\n").flag("plain_tf_installed"));
+  EXPECT_FALSE(facts_of("tensorflow 2.3.1 crashes on start\n").flag("plain_tf_installed"));
+}
+
+// A terminal that works and a notebook or IDE that does not, in either order.
+TEST(ExplainExtract, WorksFromTheShellNotInTheNotebookOrIde) {
+  EXPECT_TRUE(facts_of("tensorflow sees the GPU when I run python in the terminal, but in Jupyter notebook "
+                       "tf.config.list_physical_devices('GPU') returns []\n")
+                  .flag("ide_and_terminal"));
+  EXPECT_TRUE(
+      facts_of("In VS Code the GPU is not found but from the Anaconda Prompt it works\n").flag("ide_and_terminal"));
+  // The notebook working and the script failing is the notebook holding the memory instead.
+  auto nb = facts_of("It works in the Jupyter notebook but the same code fails as a script\n");
+  EXPECT_FALSE(nb.flag("ide_and_terminal"));
+  EXPECT_TRUE(nb.flag("works_in_notebook_not_script"));
+  // Both failing says nothing.
+  EXPECT_FALSE(facts_of("It fails in the terminal and in Jupyter, but the GPU is listed\n").flag("ide_and_terminal"));
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

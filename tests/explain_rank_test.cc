@@ -1284,5 +1284,15 @@ TEST(ExplainRank, TheMemoryPrintedWhenCudnnFailsSaysWhetherMemoryIsWhy) {
   EXPECT_EQ(run(handle + "unknown\n").facts.flags.count("gpu_memory_free_at_cudnn_failure_mib"), 0u);
 }
 
+// Two TensorFlow distributions at different releases install one module twice over.
+TEST(ExplainRank, TwoTensorflowDistributionsAtDifferentReleasesAreTheWrongPackage) {
+  EXPECT_EQ(top("tensorflow        2.10.0\ntensorflow-gpu    2.10.0\ntensorflow-intel  2.11.0\n"
+                "GPU is not detected on Windows\n"),
+            "wrong_package");
+  // The same release twice (tensorflow and tensorflow-intel on Windows from 2.11) is how pip installs it.
+  const Finding* same = find(run("tensorflow        2.15.0\ntensorflow-intel  2.15.0\n"), "wrong_package");
+  EXPECT_TRUE(same == nullptr || same->score < 0.7);
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

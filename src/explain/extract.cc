@@ -163,6 +163,49 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
     // the interpreter's, if any, is the next line, which then holds only a version.
     facts.tf_version_asked_line = n;
   }
+  // A row of `pip list` / `conda list` / `pip freeze`: "tensorflow-intel   2.11.0",
+  // "tensorflow 2.3.0 mkl_py38h1fcfbd6_0", "tensorflow==2.10.0". Every TensorFlow
+  // distribution listed, with its version (two at different releases are two builds of one
+  // module); the plain one listed is the plain package installed.
+  // The tools print the names in lower case (a sentence's "TensorFlow 2.3.1 crashes" is no
+  // row); after the version only a conda build string, a channel or a location follows.
+  {
+    std::string_view t = trim(line);
+    std::string_view tok[4];
+    size_t count = 0, i = 0;
+    while (i < t.size() && count < 5) {
+      while (i < t.size() && is_space(t[i])) ++i;
+      const size_t b = i;
+      while (i < t.size() && !is_space(t[i])) ++i;
+      if (i > b) {
+        if (count < 4) tok[count] = t.substr(b, i - b);
+        ++count;
+      }
+    }
+    auto not_prose = [](std::string_view w) {
+      return w.find_first_of("0123456789_/\\:") != std::string_view::npos || w == "pypi" || w == "conda-forge" ||
+             w == "defaults" || w == "anaconda" || w == "nvidia";
+    };
+    std::string_view name = tok[0], ver = tok[1];
+    if (count == 1 && name.find("==") != std::string_view::npos) {  // pip freeze
+      ver = name.substr(name.find("==") + 2);
+      name = name.substr(0, name.find("=="));
+    } else if (count < 2 || count > 4 || (count >= 3 && !not_prose(tok[2])) || (count == 4 && !not_prose(tok[3]))) {
+      name = {};
+    }
+    if (std::any_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) name = {};
+    static constexpr std::string_view kDists[] = {"tensorflow",       "tensorflow-gpu",   "tensorflow-cpu",
+                                                  "tensorflow-intel", "tensorflow-macos", "tf-nightly",
+                                                  "tf-nightly-gpu",   "tensorflow_gpu"};
+    auto v = name.empty() ? std::nullopt : as_version(ver);
+    if (v && std::find(std::begin(kDists), std::end(kDists), name) != std::end(kDists) && v->size() == ver.size() &&
+        version_sane(VersionOf::kTensorflow, *v)) {
+      std::string dist(name);
+      std::replace(dist.begin(), dist.end(), '_', '-');
+      facts.flags.emplace("tf_dist:" + dist, Fact{*v, n});
+      if (dist == "tensorflow") facts.flags.emplace("plain_tf_installed", Fact{"yes", n});
+    }
+  }
   // `pip show tensorflow` prints "Name: tensorflow" and the version on the next line
   // ("Version: 2.10.0").
   if (std::string_view t = trim(lower); starts_with(t, "name:")) {
@@ -201,7 +244,6 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
       break;
     }
   }
-  (void)line;
 }
 
 void extract_python(std::string_view lower, int n, LogFacts& facts) {
@@ -1225,7 +1267,8 @@ void extract_memory_prose(std::string_view lower, int n, LogFacts& facts) {
 // names the notebook, the one after fails. A notebook's kernel keeps its TensorFlow, and
 // the GPU memory that TensorFlow mapped at start, until it is shut down.
 void extract_notebook_script(std::string_view lower, int n, LogFacts& facts) {
-  if (facts.flags.count("works_in_notebook_not_script") || is_log_line(lower)) return;
+  if (facts.flags.count("works_in_notebook_not_script") || facts.flags.count("ide_and_terminal") || is_log_line(lower))
+    return;
   constexpr std::string_view kContrasts[] = {" but ", " however", " whereas ", " while ", " though "};
   for_each_sentence(lower, [&](std::string_view sentence) {
     size_t cut = std::string_view::npos, cut_len = 0;
@@ -1243,8 +1286,34 @@ void extract_notebook_script(std::string_view lower, int n, LogFacts& facts) {
                                          "ok", "okay", "successfully"});
     const bool script = has_word(after, {"script*", "py file", "terminal", "command line", "console", "shell"}) ||
                         after.find(".py") != std::string_view::npos;
-    if (!(notebook && works && !fails(before) && fails(after) && script)) return false;
-    facts.flags.emplace("works_in_notebook_not_script", Fact{"yes", n});
+    if (notebook && works && !fails(before) && fails(after) && script) {
+      facts.flags.emplace("works_in_notebook_not_script", Fact{"yes", n});
+      return true;
+    }
+    // The other way round, in either order: it works (sees the GPU) from a terminal or a
+    // prompt, and fails (or lists no GPU) in a notebook or an IDE. A kernel or an IDE not
+    // started from the activated shell lacks its environment (conda's activate scripts set
+    // the CUDA library path there): the same as an IDE started from the desktop.
+    auto shell_side = [&](std::string_view t) {
+      return has_word(t, {"terminal", "command line", "console", "shell", "prompt", "cmd", "powershell"});
+    };
+    auto ide_side = [&](std::string_view t) {
+      return has_word(
+          t, {"jupyter*", "notebook*", "ipynb", "pycharm", "spyder", "vscode", "vs code", "visual studio code", "ide"});
+    };
+    auto good = [&](std::string_view t) {
+      return !fails(t) && has_word(t, {"works", "work", "worked", "working", "runs", "fine", "ok", "okay", "sees",
+                                       "detects", "detected", "finds", "found", "lists", "listed", "uses", "recogni*"});
+    };
+    auto bad = [&](std::string_view t) {
+      return fails(t) || t.find("[]") != std::string_view::npos || has_word(t, {"empty"});
+    };
+    const bool shell_first =
+        shell_side(before) && !ide_side(before) && good(before) && ide_side(after) && !shell_side(after) && bad(after);
+    const bool ide_first =
+        ide_side(before) && !shell_side(before) && bad(before) && shell_side(after) && !ide_side(after) && good(after);
+    if (!shell_first && !ide_first) return false;
+    facts.flags.emplace("ide_and_terminal", Fact{"yes", n});
     return true;
   });
 }
@@ -1507,7 +1576,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kDeviceList, {"device_type", "gpu_device_name"}},
       {Extractor::kContainerPrompt, {"@"}},
       {Extractor::kLogLevel, {"tf_cpp_min_log_level"}},
-      {Extractor::kNotebookScript, {"jupyter", "notebook", "ipynb"}},
+      {Extractor::kNotebookScript, {"jupyter", "notebook", "ipynb", "pycharm", "spyder", "vscode", "vs code", "visual studio code"}},
       {Extractor::kMemoryFigures, {"freememory:", "devicememorysize:", " mb memory", "bytes free"}},
   };
   // clang-format on

@@ -1202,6 +1202,28 @@ void environment_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, st
     if (!f.tf_version.empty()) inf.evidence.push_back(from_fact(tf_stated(f), f.tf_version));
     out.push_back(std::move(inf));
   }
+  // A package list with two TensorFlow distributions at different releases (tensorflow
+  // 2.10.0 and tensorflow-intel 2.11.0, tensorflow-gpu 2.4.0 and tensorflow 2.6.0): both
+  // install the one `tensorflow` module, so whichever was installed last is imported, with
+  // the other's files mixed in.
+  {
+    std::vector<std::pair<std::string, const Fact*>> dists;
+    for (auto it = f.flags.lower_bound("tf_dist:"); it != f.flags.end() && it->first.starts_with("tf_dist:"); ++it)
+      dists.emplace_back(it->first.substr(8), &it->second);
+    for (size_t a = 0; a < dists.size(); ++a)
+      for (size_t b = a + 1; b < dists.size(); ++b) {
+        if (dists[a].second->value == dists[b].second->value) continue;
+        Inference inf{"wrong_package", 0.7, "framework.two_tensorflow_distributions_at_different_releases", {}};
+        inf.evidence.push_back(
+            from_fact(fmt::format("{} {} is installed", dists[a].first, dists[a].second->value), *dists[a].second));
+        inf.evidence.push_back(from_fact(
+            fmt::format("and {} {}: both install the one tensorflow module", dists[b].first, dists[b].second->value),
+            *dists[b].second));
+        out.push_back(std::move(inf));
+        a = dists.size();
+        break;
+      }
+  }
   // pip shows both `tensorflow` and `tensorflow-gpu`: two distributions of one module, and
   // before 2.1 the plain one is the CPU-only build (whichever was installed last wins).
   if (const Fact* plain = f.flag_fact("plain_tf_installed"); plain && gpu_pkg && !cpu_pkg && !works) {
