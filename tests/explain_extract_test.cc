@@ -544,5 +544,15 @@ TEST(ExplainExtract, WorksFromTheShellNotInTheNotebookOrIde) {
   EXPECT_FALSE(facts_of("It fails in the terminal and in Jupyter, but the GPU is listed\n").flag("ide_and_terminal"));
 }
 
+// One CUDA named beside nvidia-smi is what nvidia-smi shows: the driver's newest, not a toolkit.
+TEST(ExplainExtract, ACudaNamedBesideNvidiaSmiIsTheDrivers) {
+  auto f = facts_of("I have CUDA 12.2 installed (checked with nvidia-smi).\n");
+  EXPECT_TRUE(f.cuda_version.empty()) << f.cuda_version.value;
+  EXPECT_EQ(f.driver_cuda_version.value, "12.2");
+  // With the compiler named, or two versions, the sentence is about a toolkit too.
+  EXPECT_EQ(facts_of("nvcc says CUDA 11.8 while nvidia-smi is fine\n").cuda_version.value, "11.8");
+  EXPECT_FALSE(facts_of("I installed CUDA 11.2 but nvidia-smi shows CUDA 12.0\n").cuda_version.empty());
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

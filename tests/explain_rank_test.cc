@@ -1294,5 +1294,23 @@ TEST(ExplainRank, TwoTensorflowDistributionsAtDifferentReleasesAreTheWrongPackag
   EXPECT_TRUE(same == nullptr || same->score < 0.7);
 }
 
+// A CUDA file the reporter says TensorFlow cannot find is what TensorFlow's own line would
+// say, a little less sure; TensorFlow's line about the same file, when there, is what counts.
+TEST(ExplainRank, ALibrarySaidMissingInProseIsTheMissingLibrary) {
+  EXPECT_EQ(top("it can't find cudart64_100.dll\n"), "cudart_missing");
+  EXPECT_EQ(top("cudnn64_8.dll not found\n"), "cudnn_missing");
+  EXPECT_EQ(top("libcublas.so.9.0 is missing\n"), "cuda_version_mismatch");
+  // A title quoting the file above TensorFlow's own line, on a machine that wants no GPU:
+  // the line is harmless there, and the title adds nothing to it.
+  auto titled =
+      run("Title: cudart64_110.dll not found\n"
+          "W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could not load dynamic library "
+          "'cudart64_110.dll'; dlerror: cudart64_110.dll not found\n");
+  ASSERT_FALSE(titled.facts.failed_libraries.empty());
+  EXPECT_FALSE(titled.facts.failed_libraries[0].in_prose);
+  EXPECT_EQ(titled.facts.failed_libraries[0].line, 2);
+  EXPECT_EQ(titled.findings.front().id, "harmless_warning_only");
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

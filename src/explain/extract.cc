@@ -362,6 +362,28 @@ void extract_cuda(std::string_view lower, int n, LogFacts& facts) {
   bool smi_line = (lower.find("driver version") != std::string_view::npos && cuda_version_label) ||
                   lower.find("driver's cuda version") != std::string_view::npos ||
                   (lower.find("nvidia-smi") != std::string_view::npos && cuda_version_label);
+  // "I have CUDA 12.2 installed (checked with nvidia-smi)": one CUDA named beside nvidia-smi,
+  // and no compiler or toolkit, is what nvidia-smi shows: the driver's.
+  if (!smi_line && lower.find("nvidia-smi") != std::string_view::npos && lower.find("nvcc") == std::string_view::npos &&
+      lower.find("toolkit") == std::string_view::npos) {
+    std::optional<std::string> only;
+    int named = 0;
+    for_each_keyword(
+        lower, "cuda",
+        [&](size_t end) {
+          if (!boundary_or_glued_version(lower, end)) return false;
+          if (auto v = version_after(lower, end, VersionOf::kCuda); v && version_sane(VersionOf::kCuda, *v)) {
+            ++named;
+            only = v;
+          }
+          return false;
+        },
+        false);
+    if (named == 1) {
+      set_fact(facts.driver_cuda_version, *only, n);
+      return;
+    }
+  }
   if (smi_line) {
     size_t p = lower.find("cuda version");
     if (p != std::string_view::npos) {
@@ -689,11 +711,22 @@ std::string_view file_token(std::string_view line, size_t pos) {
   return tok;
 }
 
-void add_library(std::vector<LibraryMention>& list, std::string_view name, std::string detail, int n) {
-  if (name.empty() || list.size() >= 64) return;
-  for (const auto& l : list)
-    if (l.name == name) return;
-  list.push_back({std::string(name), library_component(name), std::move(detail), n});
+// A file named again: TensorFlow's own message about it outranks the reporter's words (a
+// title "cudart64_110.dll not found" above the log line that says it).
+void add_library(std::vector<LibraryMention>& list, std::string_view name, std::string detail, int n,
+                 bool in_prose = false) {
+  if (name.empty()) return;
+  for (auto& l : list)
+    if (l.name == name) {
+      if (l.in_prose && !in_prose) {
+        l.detail = std::move(detail);
+        l.line = n;
+        l.in_prose = false;
+      }
+      return;
+    }
+  if (list.size() >= 64) return;
+  list.push_back({std::string(name), library_component(name), std::move(detail), n, in_prose});
 }
 
 // A shared library's file name ("libcudart.so.11.0", "cudart64_110.dll", "libfoo.dylib"),
@@ -832,8 +865,9 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
   const bool any_in_failing_clause =
       std::any_of(named.begin(), named.end(), [](const Named& x) { return x.failing_clause; });
   for (const Named& x : named)
-    if (x.failing_clause || !any_in_failing_clause)
-      add_library(facts.failed_libraries, x.name, std::string(trim(line.substr(0, 200))), n);
+    if (x.failing_clause || !any_in_failing_clause) {
+      add_library(facts.failed_libraries, x.name, std::string(trim(line.substr(0, 200))), n, true);
+    }
 }
 
 // In the reporter's words, a CUDA library file is on disk: "libcudart.so.7.5 can be found in

@@ -26,6 +26,7 @@ struct LibraryMention {
   std::string component;  // "cudart", "cublaslt", "cudnn", "cuda_driver", "nvinfer", ...
   std::string detail;     // dlerror text, e.g. the dependency that is really missing
   int line = 0;
+  bool in_prose = false;  // named in the reporter's words ("it can't find cudart64_110.dll")
 };
 
 // A wheel file name seen in the log ("tensorflow_gpu-1.13.1-cp35-cp35m-win_amd64.whl").
