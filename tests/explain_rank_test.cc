@@ -1312,5 +1312,14 @@ TEST(ExplainRank, ALibrarySaidMissingInProseIsTheMissingLibrary) {
   EXPECT_EQ(titled.findings.front().id, "harmless_warning_only");
 }
 
+// The interpreter's "False" to tf.test.is_built_with_cuda() on the next line: a build
+// without CUDA, as when it shares the question's line.
+TEST(ExplainRank, IsBuiltWithCudaAnsweredFalseOnTheNextLineIsABuildWithoutCuda) {
+  EXPECT_EQ(top(">>> tf.test.is_built_with_cuda()\nFalse\nUbuntu 20.04, tensorflow 2.4\n"), "wrong_package");
+  EXPECT_EQ(run(">>> tf.test.is_built_with_cuda()\nTrue\n").facts.flags.count("tf_built_without_cuda"), 0u);
+  // An answer that is not the next line says nothing.
+  EXPECT_EQ(run(">>> tf.test.is_built_with_cuda()\n\nFalse\n").facts.flags.count("tf_built_without_cuda"), 0u);
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

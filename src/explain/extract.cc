@@ -1180,6 +1180,10 @@ void extract_empty_list(std::string_view lower, int n, LogFacts& facts) {
 // once every line is read).
 void extract_device_list(std::string_view lower, int n, LogFacts& facts) {
   if (lower.find("gpu_device_name") != std::string_view::npos) facts.flags.emplace("gpu_device_name_call", Fact{"yes", n});
+  // ">>> tf.test.is_built_with_cuda()" with the interpreter's answer on the next line.
+  if (size_t q = lower.find("is_built_with_cuda()");
+      q != std::string_view::npos && trim(lower.substr(q + 20)).find_first_not_of(")") == std::string_view::npos)
+    facts.built_with_cuda_asked_line = n;
   size_t p = lower.find("device_type");
   if (p == std::string_view::npos) return;
   std::string_view rest = lower.substr(p + 11);
@@ -1607,7 +1611,7 @@ std::span<const ExtractorKeywords> extractor_keywords() {
       {Extractor::kPackagesProse, {"tensorflow-gpu", "tensorflow_gpu"}},
       {Extractor::kTfjsNode, {"tfjs-node", "tensorflow.js version", "tfjs version"}},
       {Extractor::kGpuUnseenProse, {"gpu", "graphics card", "video card", "cpu", "rtx", "gtx", "geforce", "quadro", "tesla", "titan"}},
-      {Extractor::kDeviceList, {"device_type", "gpu_device_name"}},
+      {Extractor::kDeviceList, {"device_type", "gpu_device_name", "is_built_with_cuda"}},
       {Extractor::kContainerPrompt, {"@"}},
       {Extractor::kLogLevel, {"tf_cpp_min_log_level"}},
       {Extractor::kNotebookScript, {"jupyter", "notebook", "ipynb", "pycharm", "spyder", "vscode", "vs code", "visual studio code"}},

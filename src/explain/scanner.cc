@@ -263,6 +263,14 @@ struct Scanner::Impl {
       read_asked_tf_version(prefix, static_cast<int>(line_no), result.facts);
       result.facts.tf_version_asked_line = 0;
     }
+    if (result.facts.built_with_cuda_asked_line > 0 &&
+        static_cast<uint64_t>(result.facts.built_with_cuda_asked_line) + 1 == line_no) {
+      // The interpreter's "False": TensorFlow was built without CUDA (what the signature
+      // built_without_cuda reads when question and answer share a line).
+      if (to_lower(trim(std::string_view(prefix).substr(0, 16))) == "false")
+        result.facts.flags.emplace("tf_built_without_cuda", Fact{"yes", static_cast<int>(line_no)});
+      result.facts.built_with_cuda_asked_line = 0;
+    }
     if (result.facts.where_line > 0 && static_cast<uint64_t>(result.facts.where_line) + 1 == line_no) {
       read_where_answer(prefix, static_cast<int>(line_no), result.facts);
       result.facts.where_line = 0;
