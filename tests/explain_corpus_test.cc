@@ -87,7 +87,10 @@ using ::tfgpu::testing::ReportCase;
 // 91.7%, held-out unchanged; then (a convolution failing on the GPU) dev 86.0% / 92.3%,
 // held-out 61.9% / 76.2% (Brier 0.163, ECE 0.058: the first held-out gain of the session,
 // from a mechanism tuned on dev alone); then (a library missing in RStudio Server, not in a
-// plain R session) dev 86.3% / 92.3%, held-out 61.9% / 77.0%;
+// plain R session) dev 86.3% / 92.3%, held-out 61.9% / 77.0%; session 24 (what the usual
+// checks print: nvcc, cuDNN's header, dpkg, pip show, where, package rows; TF's "Possibly
+// insufficient driver version" judged against the KB; a library said missing in prose)
+// same figures, one held-out report fewer with no finding (Brier 0.165, ECE 0.061);
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
 constexpr double kDevTop1Floor = 0.86;
