@@ -554,5 +554,16 @@ TEST(ExplainExtract, ACudaNamedBesideNvidiaSmiIsTheDrivers) {
   EXPECT_FALSE(facts_of("I installed CUDA 11.2 but nvidia-smi shows CUDA 12.0\n").cuda_version.empty());
 }
 
+// "upgraded tensorflow from 2.3 to 2.5": the release installed now is the one after "to".
+TEST(ExplainExtract, AnUpgradeFromOneReleaseToAnotherNamesTheNewOne) {
+  EXPECT_EQ(facts_of("I upgraded tensorflow from 2.3 to 2.5 and now the GPU is not detected\n").tf_version.value,
+            "2.5");
+  EXPECT_EQ(facts_of("updated tensorflow-gpu from v2.3.0 to v2.5.0\n").tf_version.value, "2.5.0");
+  // Another product's upgrade is not TensorFlow's release.
+  EXPECT_TRUE(facts_of("I upgraded python from 3.7 to 3.8, now tensorflow fails\n").tf_version.empty());
+  EXPECT_EQ(facts_of("upgraded CUDA from 10.1 to 11.2, tensorflow 2.3\n").tf_version.value, "2.3");
+  EXPECT_EQ(facts_of("tensorflow 2.3: I upgraded pip from 20.1 to 21.0\n").tf_version.value, "2.3");
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

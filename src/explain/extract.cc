@@ -232,6 +232,40 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
       return false;
     });
   }
+  // "I upgraded tensorflow from 2.3 to 2.5": the release now installed is the one after "to".
+  if (has_word(lower, {"upgrad*", "updat*", "downgrad*", "switch*", "moved", "went"})) {
+    for (size_t f = lower.find("from "); f != std::string_view::npos; f = lower.find("from ", f + 5)) {
+      size_t i = f + 5;
+      if (i < lower.size() && lower[i] == 'v') ++i;
+      const size_t a = i;
+      while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
+      auto from = as_version(lower.substr(a, i - a));
+      if (!from || lower.substr(i, 4) != " to ") continue;
+      // TensorFlow's the last product named before "from" ("tensorflow-gpu from", "TF
+      // version from"), not Python's, CUDA's or another package's.
+      const std::string_view before = lower.substr(f > 40 ? f - 40 : 0, f > 40 ? 40 : f);
+      size_t tf_at = std::string_view::npos;
+      for (std::string_view kw : {"tensorflow", "tf"})
+        for_each_keyword(before, kw, [&](size_t end) {
+          tf_at = tf_at == std::string_view::npos ? end : std::max(tf_at, end);
+          return false;
+        });
+      if (tf_at == std::string_view::npos) continue;
+      if (has_word(before.substr(tf_at), {"python", "cuda", "cudnn", "driver*", "numpy", "keras", "pip", "conda"}))
+        continue;
+      i += 4;
+      if (i < lower.size() && lower[i] == 'v') ++i;
+      const size_t b = i;
+      while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
+      auto to = as_version(lower.substr(b, i - b));
+      if (!to || !version_sane(VersionOf::kTensorflow, *to) || !version_sane(VersionOf::kTensorflow, *from)) continue;
+      if (facts.tf_version.empty() || (facts.tf_version.line == n && facts.tf_version.value == *from)) {
+        facts.tf_version.value = *to;
+        facts.tf_version.line = n;
+      }
+      break;
+    }
+  }
   // "tf2.5", "TF1.15": the short name glued to its release.
   for (size_t p = lower.find("tf"); p != std::string_view::npos; p = lower.find("tf", p + 2)) {
     if (p > 0 && (is_alnum(lower[p - 1]) || lower[p - 1] == '.' || lower[p - 1] == '_')) continue;
