@@ -1321,5 +1321,15 @@ TEST(ExplainRank, IsBuiltWithCudaAnsweredFalseOnTheNextLineIsABuildWithoutCuda) 
   EXPECT_EQ(run(">>> tf.test.is_built_with_cuda()\n\nFalse\n").facts.flags.count("tf_built_without_cuda"), 0u);
 }
 
+// Nothing recognised in a report that names the CUDA / cuDNN installed: it is about the
+// GPU, so the usual causes are listed as guesses, below "a problem was recognised".
+TEST(ExplainRank, ANamedToolkitWithNothingRecognisedGetsTheUsualGuesses) {
+  auto r = run("I have installed CUDA 9.0.176 and cuDNN v7.1.2 for CUDA 9.0 but still get an error at the end\n");
+  ASSERT_GE(r.findings.size(), 3u);
+  for (const auto& f : r.findings) EXPECT_LT(f.score, 0.3) << f.id;
+  // Not with nothing named.
+  EXPECT_TRUE(run("the program prints an error at the end\n").findings.empty());
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

@@ -197,7 +197,10 @@ ExplainResult explain_scan(ScanResult scan, const SignatureSet& signatures, cons
   // doing so.
   // Nor when the report shows TensorFlow listing the GPU and says nothing of it missing.
   const bool listed_only = facts.flag("gpu_listed") && !facts.flag("gpu_missing");
-  if (strongest < kHarmlessBelow && (facts.flag("gpu_missing") || facts.flag("gpu_wanted")) &&
+  // A report that names the CUDA or cuDNN it installed is about using the GPU too, when
+  // nothing at all was recognised in it.
+  const bool toolkit_named = strongest == 0.0 && (!facts.cuda_version.empty() || !facts.cudnn_version.empty());
+  if (strongest < kHarmlessBelow && (facts.flag("gpu_missing") || facts.flag("gpu_wanted") || toolkit_named) &&
       !facts.flag("gpu_works") && !listed_only) {
     std::vector<std::pair<const char*, double>> usual = {
         {"cuda_version_mismatch", 0.2}, {"wrong_package", 0.18}, {"cudart_missing", 0.16}};
