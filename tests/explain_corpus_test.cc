@@ -90,11 +90,13 @@ using ::tfgpu::testing::ReportCase;
 // plain R session) dev 86.3% / 92.3%, held-out 61.9% / 77.0%; session 24 (what the usual
 // checks print: nvcc, cuDNN's header, dpkg, pip show, where, package rows; TF's "Possibly
 // insufficient driver version" judged against the KB; a library said missing in prose)
-// same figures, one held-out report fewer with no finding (Brier 0.165, ECE 0.061);
+// same figures, one held-out report fewer with no finding (Brier 0.165, ECE 0.061); then (a
+// driver-API function missing from libcuda; a named toolkit with nothing recognised gets
+// the usual guesses) dev 86.6% / 92.9%, held-out unchanged at 61.9% / 77.0%;
 // raise them as explain improves, never lower them to fit (the floors moved down only
 // because their part grew by reports not tuned before).
-constexpr double kDevTop1Floor = 0.86;
-constexpr double kDevTop3Floor = 0.92;
+constexpr double kDevTop1Floor = 0.865;
+constexpr double kDevTop3Floor = 0.925;
 constexpr double kHeldTop1Floor = 0.615;
 constexpr double kHeldTop3Floor = 0.765;
 
