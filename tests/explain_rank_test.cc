@@ -1331,5 +1331,20 @@ TEST(ExplainRank, ANamedToolkitWithNothingRecognisedGetsTheUsualGuesses) {
   EXPECT_TRUE(run("the program prints an error at the end\n").findings.empty());
 }
 
+// lspci names the chip before the marketing name; the chip pins the capability where the
+// name does not (a GT 640 was built on GK107 and on GK208).
+TEST(ExplainRank, TheChipLspciNamesResolvesTheCapability) {
+  const std::string lspci =
+      "$ lspci | grep -i nvidia\n01:00.0 VGA compatible controller: NVIDIA Corporation GK107 [GeForce GT 640] (rev "
+      "a1)\n";
+  auto r = run(lspci + "tensorflow 2.4 does not list the GPU\n");
+  EXPECT_EQ(r.facts.flags.at("gpu_chip").value, "GK107");
+  EXPECT_EQ(r.findings.front().id, "compute_capability_unsupported");
+  // A chip the KB does not know says nothing.
+  EXPECT_NE(top("01:00.0 VGA compatible controller: NVIDIA Corporation XX999 [Some Card]\n"
+                "tensorflow 2.4 does not list the GPU\n"),
+            "compute_capability_unsupported");
+}
+
 }  // namespace
 }  // namespace tfgpu::explain

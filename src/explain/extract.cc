@@ -637,6 +637,21 @@ void extract_gpu(std::string_view line, std::string_view lower, int n, LogFacts&
     while (i < lower.size() && (is_digit(lower[i]) || lower[i] == '.')) ++i;
     return as_version(lower.substr(b, i - b));
   };
+  // lspci names the chip before the marketing name: "VGA compatible controller: NVIDIA
+  // Corporation GK107 [GeForce GT 640] (rev a1)". The chip pins the architecture where the
+  // name does not (a GT 640 was built on GK107 and on GK208).
+  if (size_t c = lower.find("nvidia corporation "); c != std::string_view::npos) {
+    size_t i = c + 19;
+    const size_t b = i;
+    while (i < lower.size() && is_alnum(lower[i])) ++i;
+    const std::string_view token = lower.substr(b, i - b);
+    if (!token.empty() && token.size() <= 12 && lower.substr(i, 2) == " [" &&
+        token.find_first_of("0123456789") != std::string_view::npos) {
+      std::string chip(line.substr(b, i - b));
+      std::transform(chip.begin(), chip.end(), chip.begin(), [](unsigned char ch) { return std::toupper(ch); });
+      facts.flags.emplace("gpu_chip", Fact{chip, n});
+    }
+  }
   size_t p = lower.find("compute capability");
   if (p != std::string_view::npos) {
     if (auto v = number_at(p + 18)) {

@@ -1400,6 +1400,22 @@ std::vector<std::pair<kb::ComputeCapability, Fact>> stated_ccs(const LogFacts& f
     bool same = std::all_of(found->begin(), found->end(), [&](const kb::Gpu* g) { return g->cc == first; });
     if (same) ccs.emplace_back(first, name);
   }
+  // The chip lspci names ("GK107"): every KB row of that chip (or its workstation / mobile
+  // variant, "GK107GL", "GK107M") has one capability.
+  if (const Fact* chip = f.flag_fact("gpu_chip"); chip && ccs.empty()) {
+    std::optional<kb::ComputeCapability> cc;
+    bool same = true;
+    for (const kb::Gpu& g : kb.gpus()) {
+      std::string row = g.chip;
+      std::transform(row.begin(), row.end(), row.begin(), [](unsigned char c) { return std::toupper(c); });
+      if (!row.starts_with(chip->value)) continue;
+      const std::string_view rest = std::string_view(row).substr(chip->value.size());
+      if (!std::all_of(rest.begin(), rest.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) continue;
+      if (cc && !(*cc == g.cc)) same = false;
+      cc = g.cc;
+    }
+    if (cc && same) ccs.emplace_back(*cc, *chip);
+  }
   return ccs;
 }
 
