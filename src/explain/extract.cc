@@ -144,6 +144,14 @@ void set_fact(Fact& f, std::string value, int line) {
 
 // ---- per-extractor code ------------------------------------------------------------
 
+// The distributions that install the `tensorflow` module, as pip and conda name them.
+bool is_tf_distribution(std::string_view name) {
+  static constexpr std::string_view kDists[] = {"tensorflow",       "tensorflow-gpu",   "tensorflow-cpu",
+                                                "tensorflow-intel", "tensorflow-macos", "tf-nightly",
+                                                "tf-nightly-gpu",   "tensorflow_gpu"};
+  return std::find(std::begin(kDists), std::end(kDists), name) != std::end(kDists);
+}
+
 void extract_tensorflow(std::string_view line, std::string_view lower, int n, LogFacts& facts) {
   // The interpreter's answer on the same line: "tf.__version__ = '2.15.0'", "tf.__version__: 2.4.1",
   // "tensorflow.__version__ -> 2.12.0" (machine output: labelled).
@@ -161,7 +169,7 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
     }
     // No answer on this line (">>> tf.__version__", `python -c "...; print(tf.__version__); ..."`):
     // the interpreter's, if any, is the next line, which then holds only a version.
-    facts.tf_version_asked_line = n;
+    facts.asked = {LogFacts::Asked::What::kTfVersion, n, {}};
   }
   // A row of `pip list` / `conda list` / `pip freeze`: "tensorflow-intel   2.11.0",
   // "tensorflow 2.3.0 mkl_py38h1fcfbd6_0", "tensorflow==2.10.0". Every TensorFlow
@@ -194,12 +202,8 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
       name = {};
     }
     if (std::any_of(name.begin(), name.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) name = {};
-    static constexpr std::string_view kDists[] = {"tensorflow",       "tensorflow-gpu",   "tensorflow-cpu",
-                                                  "tensorflow-intel", "tensorflow-macos", "tf-nightly",
-                                                  "tf-nightly-gpu",   "tensorflow_gpu"};
     auto v = name.empty() ? std::nullopt : as_version(ver);
-    if (v && std::find(std::begin(kDists), std::end(kDists), name) != std::end(kDists) && v->size() == ver.size() &&
-        version_sane(VersionOf::kTensorflow, *v)) {
+    if (v && is_tf_distribution(name) && v->size() == ver.size() && version_sane(VersionOf::kTensorflow, *v)) {
       std::string dist(name);
       std::replace(dist.begin(), dist.end(), '_', '-');
       facts.flags.emplace("tf_dist:" + dist, Fact{*v, n});
@@ -209,13 +213,10 @@ void extract_tensorflow(std::string_view line, std::string_view lower, int n, Lo
   // `pip show tensorflow` prints "Name: tensorflow" and the version on the next line
   // ("Version: 2.10.0").
   if (std::string_view t = trim(lower); starts_with(t, "name:")) {
-    const std::string_view name = trim(t.substr(5));
-    for (std::string_view dist : {"tensorflow", "tensorflow-gpu", "tensorflow-cpu", "tensorflow-intel",
-                                  "tensorflow-macos", "tf-nightly", "tf-nightly-gpu"})
-      if (name == dist) {
-        facts.tf_version_asked_line = n;
-        return;
-      }
+    if (is_tf_distribution(trim(t.substr(5)))) {
+      facts.asked = {LogFacts::Asked::What::kTfVersion, n, {}};
+      return;
+    }
   }
   // "libtensorflow": the C library's archives carry the release ("libtensorflow-gpu-windows-x86_64-2.11.0.zip").
   for (std::string_view kw : {"tensorflow", "tensor flow", "tf", "libtensorflow"}) {
@@ -808,8 +809,7 @@ void extract_library(std::string_view line, std::string_view lower, int n, LogFa
     const std::string_view asked = trim(line.substr(w + 6));
     if ((before.empty() || before.back() == '>' || before == "$") && is_library_file_name(asked) &&
         asked.find_first_of(" \t/\\") == std::string_view::npos && asked.size() <= 64) {
-      facts.where_file = std::string(asked);
-      facts.where_line = n;
+      facts.asked = {LogFacts::Asked::What::kWhere, n, std::string(asked)};
       return;
     }
   }
@@ -914,9 +914,8 @@ void extract_library_mentions(std::string_view line, std::string_view lower, int
   const bool any_in_failing_clause =
       std::any_of(named.begin(), named.end(), [](const Named& x) { return x.failing_clause; });
   for (const Named& x : named)
-    if (x.failing_clause || !any_in_failing_clause) {
+    if (x.failing_clause || !any_in_failing_clause)
       add_library(facts.failed_libraries, x.name, std::string(trim(line.substr(0, 200))), n, true);
-    }
 }
 
 // In the reporter's words, a CUDA library file is on disk: "libcudart.so.7.5 can be found in
@@ -1232,7 +1231,7 @@ void extract_device_list(std::string_view lower, int n, LogFacts& facts) {
   // ">>> tf.test.is_built_with_cuda()" with the interpreter's answer on the next line.
   if (size_t q = lower.find("is_built_with_cuda()");
       q != std::string_view::npos && trim(lower.substr(q + 20)).find_first_not_of(")") == std::string_view::npos)
-    facts.built_with_cuda_asked_line = n;
+    facts.asked = {LogFacts::Asked::What::kBuiltWithCuda, n, {}};
   size_t p = lower.find("device_type");
   if (p == std::string_view::npos) return;
   std::string_view rest = lower.substr(p + 11);
@@ -1247,7 +1246,9 @@ void extract_device_list(std::string_view lower, int n, LogFacts& facts) {
 
 }  // namespace
 
-void read_asked_tf_version(std::string_view line, int line_no, LogFacts& facts) {
+namespace {
+
+void read_tf_version_answer(std::string_view line, int line_no, LogFacts& facts) {
   std::string_view t = trim(line.substr(0, 64));
   // pip show's field after "Name: tensorflow".
   if (t.size() > 8 && to_lower(t.substr(0, 8)) == "version:") t = trim(t.substr(8));
@@ -1269,9 +1270,31 @@ void read_asked_tf_version(std::string_view line, int line_no, LogFacts& facts) 
 void read_where_answer(std::string_view line, int line_no, LogFacts& facts) {
   const std::string lower = to_lower(line.substr(0, 256));
   if (lower.find("could not find files for the given pattern") != std::string::npos)
-    add_library(facts.failed_libraries, facts.where_file, "where: on no folder of PATH", line_no);
-  else if (ends_with(trim(lower), to_lower(facts.where_file)))
-    add_library(facts.present_libraries, facts.where_file, std::string(trim(line.substr(0, 256))), line_no);
+    add_library(facts.failed_libraries, facts.asked.file, "where: on no folder of PATH", line_no);
+  else if (ends_with(trim(lower), to_lower(facts.asked.file)))
+    add_library(facts.present_libraries, facts.asked.file, std::string(trim(line.substr(0, 256))), line_no);
+}
+
+}  // namespace
+
+void read_answer(std::string_view line, int line_no, LogFacts& facts) {
+  switch (facts.asked.what) {
+    case LogFacts::Asked::What::kTfVersion:
+      read_tf_version_answer(line, line_no, facts);
+      break;
+    case LogFacts::Asked::What::kBuiltWithCuda:
+      // The interpreter's "False": a build without CUDA (what the signature
+      // built_without_cuda reads when question and answer share a line).
+      if (to_lower(trim(line.substr(0, 16))) == "false")
+        facts.flags.emplace("tf_built_without_cuda", Fact{"yes", line_no});
+      break;
+    case LogFacts::Asked::What::kWhere:
+      read_where_answer(line, line_no, facts);
+      break;
+    case LogFacts::Asked::What::kNone:
+      break;
+  }
+  facts.asked = {};
 }
 
 std::optional<std::string> version_after(std::string_view line, size_t pos, VersionOf what, bool* labelled) {

@@ -53,14 +53,11 @@ void run_extractor(Extractor which, std::string_view line, int line_no, LogFacts
 // The same with the line's ASCII-lower-case copy supplied (same length).
 void run_extractor(Extractor which, std::string_view line, std::string_view lower, int line_no, LogFacts& facts);
 
-// The line right after ">>> tf.__version__" (facts.tf_version_asked_line): the interpreter's
-// answer, "'2.16.1'" or "2.16.1", is TensorFlow's version.
-void read_asked_tf_version(std::string_view line, int line_no, LogFacts& facts);
-
-// The line right after Windows' `where <file>` (facts.where_line): "INFO: Could not find
-// files for the given pattern(s)." says the file is on no PATH folder; a path ending in it
-// says where it is.
-void read_where_answer(std::string_view line, int line_no, LogFacts& facts);
+// The line right after a question (facts.asked), read as its answer, and the question
+// cleared: TensorFlow's version ("'2.16.1'", "2.16.1", pip show's "Version: 2.16.1");
+// is_built_with_cuda's "False"; `where`'s "INFO: Could not find files for the given
+// pattern(s)." (the file on no PATH folder) or a path ending in the file (present).
+void read_answer(std::string_view line, int line_no, LogFacts& facts);
 
 // Words allowed between a keyword and its version ("TensorFlow version (use command
 // below): 2.7.0"); anything else means the number is not this keyword's version.

@@ -1066,31 +1066,29 @@ void library_rules(const InferenceInput& in, const kb::KnowledgeBase* kb, std::v
   // The reporter says TensorFlow cannot find a CUDA or cuDNN file ("it can't find
   // cudart64_110.dll", "libcublas.so.9.0 is missing") and no TensorFlow message about that
   // library says so: the same conclusion as TensorFlow's own line, a little less sure.
-  bool said_cudart = false, said_cudnn = false;
-  const LibraryMention* said_other = nullptr;
+  const LibraryMention *said_cudart = nullptr, *said_cudnn = nullptr, *said_other = nullptr;
   for (const auto& l : f.failed_libraries) {
     if (!l.in_prose) continue;
-    said_cudart = said_cudart || l.component == "cudart";
-    said_cudnn = said_cudnn || l.component == "cudnn";
-    if (!said_other && is_cuda_component(l.component) && l.component != "cudart") said_other = &l;
+    if (l.component == "cudart")
+      said_cudart = said_cudart ? said_cudart : &l;
+    else if (l.component == "cudnn")
+      said_cudnn = said_cudnn ? said_cudnn : &l;
+    else if (is_cuda_component(l.component))
+      said_other = said_other ? said_other : &l;
   }
-  auto said = [&](const char* id, double w, const char* component, const LibraryMention* only) {
-    const LibraryMention* l = only;
-    for (const auto& m : f.failed_libraries)
-      if (!l && m.in_prose && m.component == component) l = &m;
-    if (!l) return;
+  auto said = [&](const char* id, double w, const LibraryMention& l) {
     Inference inf{id, w, "runtime.library_said_missing", {}};
-    inf.evidence.push_back(from_fact(fmt::format("the report says {} is not found", l->name), Fact{l->name, l->line}));
+    inf.evidence.push_back(from_fact(fmt::format("the report says {} is not found", l.name), Fact{l.name, l.line}));
     out.push_back(std::move(inf));
   };
   if (said_cudart && score_of(in.signature_scores, "cudart_missing") == 0) {
-    said("cudart_missing", 0.5, "cudart", nullptr);
-    said("cuda_version_mismatch", 0.3, "cudart", nullptr);
+    said("cudart_missing", 0.5, *said_cudart);
+    said("cuda_version_mismatch", 0.3, *said_cudart);
   }
-  if (said_cudnn && score_of(in.signature_scores, "cudnn_missing") == 0) said("cudnn_missing", 0.5, "cudnn", nullptr);
+  if (said_cudnn && score_of(in.signature_scores, "cudnn_missing") == 0) said("cudnn_missing", 0.5, *said_cudnn);
   if (said_other && score_of(in.signature_scores, "cuda_version_mismatch") == 0) {
-    said("cuda_version_mismatch", 0.45, "", said_other);
-    said("cudart_missing", 0.3, "", said_other);
+    said("cuda_version_mismatch", 0.45, *said_other);
+    said("cudart_missing", 0.3, *said_other);
   }
   // Windows' `where` found a CUDA / cuDNN DLL on no PATH folder: the loader, which searches
   // the same folders, cannot find it either (the version question is the stated-CUDA rules').

@@ -49,10 +49,14 @@ struct LogFacts {
 
   Fact tf_version;            // "2.12.0"
   bool tf_version_labelled = false;  // from "TensorFlow version: ..." rather than prose
-  int tf_version_asked_line = 0;     // ">>> tf.__version__" with the answer on the next line
-  int built_with_cuda_asked_line = 0;  // ">>> tf.test.is_built_with_cuda()", answered on the next line
-  std::string where_file;            // Windows `where cudart64_110.dll`: the file asked for,
-  int where_line = 0;                // answered on the next line
+  // A question whose answer is the next line (extract.h, read_answer): the interpreter's
+  // ">>> tf.__version__" or ">>> tf.test.is_built_with_cuda()", pip show's "Name:
+  // tensorflow", Windows' `where cudart64_110.dll`.
+  struct Asked {
+    enum class What { kNone, kTfVersion, kBuiltWithCuda, kWhere } what = What::kNone;
+    int line = 0;
+    std::string file;  // kWhere: the file asked for
+  } asked;
   Fact tfjs_node_version;     // TensorFlow.js's Node.js binding, "2.0.1" (tfjs-node / tfjs-node-gpu)
   Fact tf_from_tfjs_node;     // set when tf_version is the libtensorflow that binding downloads
   Fact python_version;        // "3.10.10"

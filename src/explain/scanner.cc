@@ -258,23 +258,8 @@ struct Scanner::Impl {
     if (!prefix.empty() && prefix.back() == '\r') prefix.pop_back();
     if (!stats.has_nul && std::memchr(prefix.data(), 0, prefix.size()) != nullptr) stats.has_nul = true;
 
-    if (result.facts.tf_version_asked_line > 0 &&
-        static_cast<uint64_t>(result.facts.tf_version_asked_line) + 1 == line_no) {
-      read_asked_tf_version(prefix, static_cast<int>(line_no), result.facts);
-      result.facts.tf_version_asked_line = 0;
-    }
-    if (result.facts.built_with_cuda_asked_line > 0 &&
-        static_cast<uint64_t>(result.facts.built_with_cuda_asked_line) + 1 == line_no) {
-      // The interpreter's "False": TensorFlow was built without CUDA (what the signature
-      // built_without_cuda reads when question and answer share a line).
-      if (to_lower(trim(std::string_view(prefix).substr(0, 16))) == "false")
-        result.facts.flags.emplace("tf_built_without_cuda", Fact{"yes", static_cast<int>(line_no)});
-      result.facts.built_with_cuda_asked_line = 0;
-    }
-    if (result.facts.where_line > 0 && static_cast<uint64_t>(result.facts.where_line) + 1 == line_no) {
-      read_where_answer(prefix, static_cast<int>(line_no), result.facts);
-      result.facts.where_line = 0;
-    }
+    if (result.facts.asked.line > 0 && static_cast<uint64_t>(result.facts.asked.line) + 1 == line_no)
+      read_answer(prefix, static_cast<int>(line_no), result.facts);
     if (!line_lits.empty()) {
       const int line = static_cast<int>(std::min<uint64_t>(line_no, INT32_MAX));
       uint32_t extractor_mask = 0;
